@@ -1,0 +1,215 @@
+"""Tournaments, players, registrations, series, tables and seats (names from the glossary)."""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(16)
+
+
+class Player(models.Model):
+    """One identity across tournaments."""
+
+    first_name = models.CharField(_("first name"), max_length=80)
+    last_name = models.CharField(_("last name"), max_length=80)
+    club = models.CharField(_("club"), max_length=120, blank=True)
+    ddv_number = models.CharField(_("DDV member number"), max_length=20, blank=True)
+    email = models.EmailField(_("e-mail"), blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["last_name", "first_name"]
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["ddv_number"],
+                condition=~Q(ddv_number=""),
+                name="player_ddv_number_unique",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.first_name} {self.last_name}"
+
+    @property
+    def sort_name(self) -> str:
+        return f"{self.last_name}, {self.first_name}"
+
+
+class Tournament(models.Model):
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("draft")
+        REGISTRATION = "registration", _("registration")
+        RUNNING = "running", _("running")
+        FINISHED = "finished", _("finished")
+
+    name = models.CharField(_("name"), max_length=160)
+    slug = models.SlugField(_("short name (in links)"), max_length=60, unique=True)
+    starts_on = models.DateField(_("first day"))
+    ends_on = models.DateField(_("last day"), null=True, blank=True)
+    venue = models.CharField(_("venue"), max_length=200, blank=True)
+    ruleset = models.CharField(_("rule set"), max_length=40, default="ddv")
+    rule_overrides = models.JSONField(_("rule overrides"), default=dict, blank=True)
+    series_count = models.PositiveSmallIntegerField(
+        _("number of series"), default=3, validators=[MinValueValidator(1), MaxValueValidator(20)]
+    )
+    status = models.CharField(
+        _("status"), max_length=20, choices=Status.choices, default=Status.DRAFT
+    )
+    is_public = models.BooleanField(_("public"), default=True)
+    tiebreak = models.JSONField(_("tie-break precedence"), default=list, blank=True)
+    registration_open = models.BooleanField(_("self-registration open"), default=False)
+    registration_token = models.CharField(max_length=40, unique=True, default=new_token)
+    organizers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, related_name="organized_tournaments", blank=True
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-starts_on", "name"]
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(series_count__gte=1) & Q(series_count__lte=20),
+                name="tournament_series_count_range",
+            ),
+            models.CheckConstraint(
+                condition=Q(ends_on__isnull=True) | Q(ends_on__gte=models.F("starts_on")),
+                name="tournament_ends_after_start",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("tournaments:detail", kwargs={"slug": self.slug})
+
+
+class Registration(models.Model):
+    """A player in a tournament."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="registrations"
+    )
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="registrations")
+    start_number = models.PositiveIntegerField(_("start number"))
+    checked_in = models.BooleanField(_("checked in"), default=False)
+    checked_in_at = models.DateTimeField(null=True, blank=True)
+    withdrawn_from_series = models.PositiveSmallIntegerField(
+        _("withdrawn from series"), null=True, blank=True
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["start_number"]
+        verbose_name = _("registration")
+        verbose_name_plural = _("registrations")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "player"], name="registration_player_once"
+            ),
+            models.UniqueConstraint(
+                fields=["tournament", "start_number"], name="registration_start_number_unique"
+            ),
+            models.CheckConstraint(
+                condition=Q(start_number__gte=1), name="registration_start_number_positive"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.start_number} {self.player}"
+
+    def plays_in(self, series_number: int) -> bool:
+        return self.withdrawn_from_series is None or series_number < self.withdrawn_from_series
+
+
+class Series(models.Model):
+    class Status(models.TextChoices):
+        PLANNED = "planned", _("planned")
+        DRAWN = "drawn", _("drawn")
+        RUNNING = "running", _("running")
+        CLOSED = "closed", _("closed")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="series")
+    number = models.PositiveSmallIntegerField(_("number"))
+    status = models.CharField(
+        _("status"), max_length=20, choices=Status.choices, default=Status.PLANNED
+    )
+    starts_at = models.DateTimeField(_("start time"), null=True, blank=True)
+    time_limit_minutes = models.PositiveSmallIntegerField(_("time limit (minutes)"), default=100)
+    seed = models.BigIntegerField(_("draw seed"), null=True, blank=True)
+    draw_version = models.CharField(_("draw algorithm version"), max_length=20, blank=True)
+    draw_mode = models.CharField(_("draw mode"), max_length=20, blank=True)
+    repeats = models.PositiveIntegerField(_("repeated encounters"), default=0)
+    drawn_at = models.DateTimeField(null=True, blank=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        verbose_name = _("series")
+        verbose_name_plural = _("series")
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="series_number_unique"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="series_number_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} – {_('Series')} {self.number}"
+
+
+class Table(models.Model):
+    series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField(_("number"))
+    captain_token = models.CharField(max_length=40, unique=True, default=new_token)
+
+    class Meta:
+        ordering = ["series", "number"]
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
+        constraints = [
+            models.UniqueConstraint(fields=["series", "number"], name="table_number_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{_('Table')} {self.number}"
+
+
+class Seat(models.Model):
+    """A player's place at a table; ``series`` is repeated here so the database can refuse
+    a player sitting twice in one series."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField(_("seat"))
+    registration = models.ForeignKey(
+        Registration, on_delete=models.PROTECT, related_name="seats"
+    )
+
+    class Meta:
+        ordering = ["table", "position"]
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
+        constraints = [
+            models.UniqueConstraint(fields=["table", "position"], name="seat_position_unique"),
+            models.UniqueConstraint(
+                fields=["series", "registration"], name="seat_player_once_per_series"
+            ),
+            models.CheckConstraint(
+                condition=Q(position__gte=1) & Q(position__lte=5), name="seat_position_range"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} / {self.position}: {self.registration.player}"
