@@ -56,6 +56,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "tournaments",
     "scoring",
+    "documents",
 ]
 
 MIDDLEWARE = [

@@ -185,6 +185,15 @@ class Table(models.Model):
     def __str__(self) -> str:
         return f"{_('Table')} {self.number}"
 
+    def get_captain_url(self) -> str:
+        """The private link of the table captain (path only; see ``absolute_url``)."""
+        return reverse("scoring:captain", kwargs={"token": self.captain_token})
+
+
+def absolute_url(path: str) -> str:
+    """A link for paper and QR codes, on the configured SITE_URL."""
+    return f"{settings.SITE_URL}{path}"
+
 
 class Seat(models.Model):
     """A player's place at a table; ``series`` is repeated here so the database can refuse
