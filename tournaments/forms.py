@@ -1,0 +1,121 @@
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.models import Registration, Tournament
+
+
+def ruleset_choices() -> list[tuple[str, str]]:
+    from rules.ruleset import PRESETS
+
+    return [(key, preset.label) for key, preset in PRESETS.items()]
+
+
+TIEBREAK_CHOICES = [
+    ("best_series", _("better best single-series score")),
+    ("last_series", _("better last-series score")),
+]
+
+
+class TournamentForm(forms.ModelForm):
+    ruleset = forms.ChoiceField(label=_("rule set"), choices=ruleset_choices)
+    tiebreak = forms.MultipleChoiceField(
+        label=_("tie-break after total points"),
+        choices=TIEBREAK_CHOICES,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text=_("Applied in this order; players still equal share the place."),
+    )
+
+    class Meta:
+        model = Tournament
+        fields = [
+            "name", "slug", "starts_on", "ends_on", "venue", "ruleset", "series_count",
+            "is_public", "registration_open", "tiebreak",
+        ]  # fmt: skip
+        widgets = {
+            "starts_on": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+            "ends_on": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+        }
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if self.instance.pk is None and not self.is_bound:
+            self.initial.setdefault("tiebreak", ["best_series", "last_series"])
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        starts, ends = data.get("starts_on"), data.get("ends_on")
+        if starts and ends and ends < starts:
+            self.add_error("ends_on", _("The last day cannot lie before the first day."))
+        count = data.get("series_count")
+        if count and self.instance.pk:
+            started = self.instance.series.exclude(status="planned").order_by("-number").first()
+            if started and count < started.number:
+                self.add_error(
+                    "series_count",
+                    _("Series %(n)d is already drawn; the tournament needs at least %(n)d series.")
+                    % {"n": started.number},
+                )
+        return data
+
+
+class PlayerForm(forms.Form):
+    first_name = forms.CharField(label=_("first name"), max_length=80)
+    last_name = forms.CharField(label=_("last name"), max_length=80)
+    club = forms.CharField(label=_("club"), max_length=120, required=False)
+    ddv_number = forms.RegexField(
+        label=_("DDV member number"),
+        regex=r"^[0-9]{1,10}$",
+        required=False,
+        error_messages={"invalid": _("A DDV member number has only digits.")},
+    )
+    email = forms.EmailField(label=_("e-mail"), required=False)
+
+
+class OrganizerPlayerForm(PlayerForm):
+    checked_in = forms.BooleanField(label=_("checked in now"), required=False)
+    merge_with = forms.IntegerField(required=False, widget=forms.HiddenInput)
+
+
+class ImportUploadForm(forms.Form):
+    file = forms.FileField(
+        label=_("player list (.csv or .xlsx)"),
+        help_text=_("First row: Vorname; Nachname; Verein; DDV-Nr; E-Mail"),
+    )
+
+
+class WithdrawForm(forms.Form):
+    from_series = forms.IntegerField(
+        label=_("withdrawn from series"), required=False, min_value=1, max_value=20
+    )
+
+
+class DrawForm(forms.Form):
+    seed = forms.IntegerField(
+        label=_("seed"),
+        required=False,
+        min_value=0,
+        max_value=2**31 - 1,
+        help_text=_("Leave empty for a random seed. The same seed gives the same plan."),
+    )
+    mode = forms.ChoiceField(
+        label=_("draw mode"),
+        choices=[("random", _("avoid repeated encounters")), ("standings", _("by standings"))],
+        initial="random",
+    )
+    keep_clubs_apart = forms.BooleanField(label=_("keep club mates apart"), required=False)
+
+
+class SwapForm(forms.Form):
+    first = forms.ModelChoiceField(label=_("player"), queryset=Registration.objects.none())
+    second = forms.ModelChoiceField(label=_("with player"), queryset=Registration.objects.none())
+
+    def __init__(self, *args: Any, registrations: Any = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if registrations is not None:
+            self.fields["first"].queryset = registrations
+            self.fields["second"].queryset = registrations

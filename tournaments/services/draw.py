@@ -1,0 +1,176 @@
+"""Drawing the seats of a series: load present players and history, call the pure draw,
+write tables and seats in one transaction."""
+
+from __future__ import annotations
+
+import secrets
+from collections import defaultdict
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tournaments import seating
+from tournaments.models import Registration, Seat, Series, Table
+from tournaments.services import ServiceError
+
+
+def _previous(series: Series) -> Series | None:
+    return (
+        Series.objects.filter(tournament=series.tournament, number=series.number - 1)
+        .only("status", "number")
+        .first()
+    )
+
+
+def history_before(series: Series) -> list[list[list[int]]]:
+    """Earlier series of the tournament as start numbers in seat order, one query."""
+    seats = (
+        Seat.objects.filter(series__tournament=series.tournament, series__number__lt=series.number)
+        .order_by("series__number", "table__number", "position")
+        .values_list("series__number", "table__number", "registration__start_number")
+    )
+    tables: dict[int, dict[int, list[int]]] = defaultdict(lambda: defaultdict(list))
+    for series_number, table_number, start_number in seats:
+        tables[series_number][table_number].append(start_number)
+    return [list(tables[n].values()) for n in sorted(tables)]
+
+
+def present_players(series: Series) -> list[Registration]:
+    registrations = series.tournament.registrations.select_related("player").filter(
+        checked_in=True
+    )
+    return [r for r in registrations if r.plays_in(series.number)]
+
+
+def check_can_draw(series: Series, mode: str) -> None:
+    if series.status not in (Series.Status.PLANNED, Series.Status.DRAWN):
+        raise ServiceError(
+            "series_started",
+            _("Series %(n)d has already started; it cannot be drawn again.") % {"n": series.number},
+        )
+    previous = _previous(series)
+    if previous is not None:
+        if previous.status == Series.Status.PLANNED:
+            raise ServiceError(
+                "previous_not_drawn",
+                _("Draw series %(n)d first.") % {"n": previous.number},
+            )
+        if mode == "standings" and previous.status != Series.Status.CLOSED:
+            raise ServiceError(
+                "previous_not_closed",
+                _("A draw by standings needs series %(n)d to be closed.") % {"n": previous.number},
+            )
+    if Series.objects.filter(
+        tournament=series.tournament, number__gt=series.number, status__in=["drawn", "running"]
+    ).exists():
+        raise ServiceError(
+            "later_series_drawn",
+            _("A later series is already drawn; redraw that one afterwards."),
+        )
+
+
+@transaction.atomic
+def draw_series(
+    series: Series,
+    *,
+    seed: int | None = None,
+    mode: str = "random",
+    keep_clubs_apart: bool = False,
+    standings: tuple[int, ...] = (),
+) -> seating.Plan:
+    """Draw (or redraw, before it starts) the tables of ``series``."""
+    series = Series.objects.select_for_update().select_related("tournament").get(pk=series.pk)
+    check_can_draw(series, mode)
+    registrations = present_players(series)
+    by_number = {r.start_number: r for r in registrations}
+    players = [
+        seating.SeatingPlayer(id=r.start_number, club=r.player.club or None)
+        for r in registrations
+    ]
+    options = seating.SeatingOptions(
+        seed=seed if seed is not None else secrets.randbelow(2**31),
+        keep_clubs_apart=keep_clubs_apart,
+        mode="standings" if mode == "standings" else "random",
+        standings=standings,
+        planned_series=series.tournament.series_count,
+    )
+    try:
+        plan = seating.draw_series(players, history_before(series), options)
+    except seating.SeatingError as exc:
+        raise ServiceError(exc.code, _describe(exc, len(players))) from exc
+
+    series.tables.all().delete()
+    tables = Table.objects.bulk_create(
+        Table(series=series, number=number) for number in range(1, len(plan.tables) + 1)
+    )
+    Seat.objects.bulk_create(
+        Seat(table=table, series=series, position=position, registration=by_number[player_id])
+        for table, ids in zip(tables, plan.tables, strict=True)
+        for position, player_id in enumerate(ids, start=1)
+    )
+    series.status = Series.Status.DRAWN
+    series.seed = options.seed
+    series.draw_version = plan.version
+    series.draw_mode = options.mode
+    series.repeats = plan.repeats
+    series.drawn_at = timezone.now()
+    series.save()
+    return plan
+
+
+def _describe(exc: seating.SeatingError, count: int) -> str:
+    """The draw's refusal in the user's language, with what the organizer can do."""
+    if exc.code == "no_table_split":
+        below, above = exc.params.get("below"), exc.params.get("above")
+        text = _(
+            "%(count)d present players cannot be split into tables of four and five. "
+            "Check in %(add)d more player(s)"
+        ) % {"count": count, "add": above - count}
+        if below:
+            text += _(" or withdraw %(remove)d player(s) from this series") % {
+                "remove": count - below
+            }
+        return text + "."
+    return exc.message
+
+
+def repeats_of(series: Series) -> int:
+    current = [
+        [seat.registration.start_number for seat in table.seats.all()]
+        for table in series.tables.prefetch_related("seats__registration")
+    ]
+    return seating.count_repeats(current, history_before(series))
+
+
+@transaction.atomic
+def swap_players(series: Series, first: Registration, second: Registration) -> int:
+    """Exchange the seats of two players before the series starts; returns the new number
+    of repeated encounters of the series."""
+    series = Series.objects.select_for_update().get(pk=series.pk)
+    if series.status != Series.Status.DRAWN:
+        raise ServiceError(
+            "swap_not_allowed", _("Players can only be swapped after the draw and before the start.")
+        )
+    seats = {
+        seat.registration_id: seat
+        for seat in Seat.objects.select_for_update().filter(
+            series=series, registration__in=[first, second]
+        )
+    }
+    if len(seats) != 2 or first.pk == second.pk:
+        raise ServiceError("swap_not_seated", _("Choose two different players of this series."))
+    a, b = seats[first.pk], seats[second.pk]
+    # Delete and recreate: updating in place would break a unique constraint halfway.
+    swapped = [
+        (a.table_id, a.position, b.registration_id),
+        (b.table_id, b.position, a.registration_id),
+    ]
+    Seat.objects.filter(pk__in=[a.pk, b.pk]).delete()
+    Seat.objects.bulk_create(
+        Seat(table_id=table_id, series=series, position=position, registration_id=reg_id)
+        for table_id, position, reg_id in swapped
+    )
+    series.repeats = repeats_of(series)
+    series.save(update_fields=["repeats"])
+    return series.repeats

@@ -1,0 +1,73 @@
+"""The series lifecycle: planned → drawn → running → closed, strictly in that order."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tournaments.models import Series, Tournament
+from tournaments.services import ServiceError
+
+
+def _locked(series: Series) -> Series:
+    return Series.objects.select_for_update().select_related("tournament").get(pk=series.pk)
+
+
+@transaction.atomic
+def start_series(series: Series) -> Series:
+    """Captain links become valid."""
+    series = _locked(series)
+    if series.status != Series.Status.DRAWN:
+        raise ServiceError(
+            "not_drawn" if series.status == Series.Status.PLANNED else "already_started",
+            _("Only a drawn series that has not started can be started."),
+        )
+    earlier_open = Series.objects.filter(
+        tournament=series.tournament, number__lt=series.number
+    ).exclude(status=Series.Status.CLOSED)
+    if earlier_open.exists():
+        raise ServiceError(
+            "previous_not_closed",
+            _("Close series %(n)d before starting series %(m)d.")
+            % {"n": earlier_open.order_by("number")[0].number, "m": series.number},
+        )
+    series.status = Series.Status.RUNNING
+    series.starts_at = timezone.now()
+    series.save(update_fields=["status", "starts_at"])
+    Tournament.objects.filter(
+        pk=series.tournament_id,
+        status__in=[Tournament.Status.DRAFT, Tournament.Status.REGISTRATION],
+    ).update(status=Tournament.Status.RUNNING, registration_open=False)
+    return series
+
+
+@transaction.atomic
+def close_series(series: Series) -> Series:
+    """Entries are locked; afterwards only audited organizer corrections change results."""
+    series = _locked(series)
+    if series.status != Series.Status.RUNNING:
+        raise ServiceError("not_running", _("Only a running series can be closed."))
+    series.status = Series.Status.CLOSED
+    series.closed_at = timezone.now()
+    series.save(update_fields=["status", "closed_at"])
+    if not Series.objects.filter(tournament=series.tournament).exclude(status="closed").exists():
+        Tournament.objects.filter(pk=series.tournament_id).update(
+            status=Tournament.Status.FINISHED
+        )
+    return series
+
+
+@transaction.atomic
+def ensure_series(tournament: Tournament) -> None:
+    """One Series row per planned series (more when the organizer raised the number;
+    surplus planned rows go when it was lowered)."""
+    existing = set(tournament.series.values_list("number", flat=True))
+    Series.objects.bulk_create(
+        Series(tournament=tournament, number=n)
+        for n in range(1, tournament.series_count + 1)
+        if n not in existing
+    )
+    tournament.series.filter(
+        number__gt=tournament.series_count, status=Series.Status.PLANNED
+    ).delete()

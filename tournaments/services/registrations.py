@@ -1,0 +1,171 @@
+"""Registering players: by form, by file import, by the public link; check-in; withdrawal."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.db.models import Max, Q, QuerySet
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tournaments.models import Player, Registration, Series, Tournament
+from tournaments.services import ServiceError
+
+
+@dataclass(frozen=True)
+class PlayerData:
+    first_name: str
+    last_name: str
+    club: str = ""
+    ddv_number: str = ""
+    email: str = ""
+
+
+def matching_players(data: PlayerData) -> QuerySet[Player]:
+    """Existing players who are probably this person: the same DDV number, or the same
+    first and last name (case-insensitive)."""
+    same_name = Q(first_name__iexact=data.first_name.strip()) & Q(
+        last_name__iexact=data.last_name.strip()
+    )
+    condition = same_name
+    if data.ddv_number:
+        condition |= Q(ddv_number=data.ddv_number)
+    return Player.objects.filter(condition).order_by("last_name", "first_name", "pk")
+
+
+def _next_start_number(tournament: Tournament) -> int:
+    highest = tournament.registrations.aggregate(m=Max("start_number"))["m"]
+    return (highest or 0) + 1
+
+
+def _lock(tournament: Tournament) -> Tournament:
+    # Serializes start-number assignment per tournament across processes.
+    return Tournament.objects.select_for_update().get(pk=tournament.pk)
+
+
+def _create_player(data: PlayerData) -> Player:
+    if data.ddv_number and Player.objects.filter(ddv_number=data.ddv_number).exists():
+        raise ServiceError(
+            "ddv_number_taken",
+            _("Another player already has the DDV member number %(number)s.")
+            % {"number": data.ddv_number},
+            field="ddv_number",
+        )
+    return Player.objects.create(
+        first_name=data.first_name.strip(),
+        last_name=data.last_name.strip(),
+        club=data.club.strip(),
+        ddv_number=data.ddv_number.strip(),
+        email=data.email.strip(),
+    )
+
+
+def _register(
+    tournament: Tournament, player: Player, *, checked_in: bool = False
+) -> Registration:
+    if tournament.registrations.filter(player=player).exists():
+        raise ServiceError(
+            "already_registered",
+            _("%(player)s is already registered for this tournament.") % {"player": player},
+        )
+    return Registration.objects.create(
+        tournament=tournament,
+        player=player,
+        start_number=_next_start_number(tournament),
+        checked_in=checked_in,
+        checked_in_at=timezone.now() if checked_in else None,
+    )
+
+
+@transaction.atomic
+def register(
+    tournament: Tournament,
+    data: PlayerData,
+    *,
+    existing_player: Player | None = None,
+    checked_in: bool = False,
+) -> Registration:
+    """Register a new player, or ``existing_player`` (a merge with a known identity)."""
+    tournament = _lock(tournament)
+    player = existing_player or _create_player(data)
+    return _register(tournament, player, checked_in=checked_in)
+
+
+@dataclass(frozen=True)
+class ImportRow:
+    data: PlayerData
+    merge_with: int | None  # id of an existing Player, or None for a new one
+
+
+@transaction.atomic
+def import_players(tournament: Tournament, rows: list[ImportRow]) -> list[Registration]:
+    """All rows or none: any refused row rolls the whole import back."""
+    tournament = _lock(tournament)
+    created = []
+    for index, row in enumerate(rows, start=1):
+        try:
+            player = (
+                Player.objects.get(pk=row.merge_with)
+                if row.merge_with
+                else _create_player(row.data)
+            )
+            created.append(_register(tournament, player))
+        except (ServiceError, Player.DoesNotExist) as exc:
+            message = exc.message if isinstance(exc, ServiceError) else _("Player not found.")
+            raise ServiceError(
+                "import_row_refused",
+                _("Row %(row)d: %(message)s") % {"row": index, "message": message},
+            ) from exc
+    return created
+
+
+@transaction.atomic
+def self_register(tournament: Tournament, data: PlayerData) -> Registration:
+    """The public registration link. Links to a known player only on an exact DDV number and
+    name match, so nobody can register someone else's identity by name alone."""
+    tournament = _lock(tournament)
+    if not tournament.registration_open:
+        raise ServiceError("registration_closed", _("Registration for this tournament is closed."))
+    player = None
+    if data.ddv_number:
+        player = Player.objects.filter(
+            ddv_number=data.ddv_number,
+            first_name__iexact=data.first_name.strip(),
+            last_name__iexact=data.last_name.strip(),
+        ).first()
+    return _register(tournament, player or _create_player(data))
+
+
+def set_checked_in(registration: Registration, present: bool) -> Registration:
+    registration.checked_in = present
+    registration.checked_in_at = timezone.now() if present else None
+    registration.save(update_fields=["checked_in", "checked_in_at"])
+    return registration
+
+
+def withdraw(registration: Registration, from_series: int | None) -> Registration:
+    """Take a player out of the draw from series ``from_series`` on (None: back in)."""
+    if from_series is not None:
+        tournament = registration.tournament
+        if not 1 <= from_series <= tournament.series_count:
+            raise ServiceError(
+                "series_out_of_range",
+                _("Choose a series between 1 and %(n)d.") % {"n": tournament.series_count},
+                field="from_series",
+            )
+        started = Series.objects.filter(
+            tournament=tournament,
+            number__gte=from_series,
+            status__in=[Series.Status.RUNNING, Series.Status.CLOSED],
+        ).exists()
+        if started:
+            raise ServiceError(
+                "series_already_started",
+                _("Series %(n)d has already started; withdraw from a later series.")
+                % {"n": from_series},
+                field="from_series",
+            )
+    registration.withdrawn_from_series = from_series
+    registration.save(update_fields=["withdrawn_from_series"])
+    return registration

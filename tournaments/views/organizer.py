@@ -1,0 +1,64 @@
+"""Creating, editing and overseeing a tournament (organizers)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.mixins import LoginRequiredMixin
+from django.db import transaction
+from django.db.models import Count, Q
+from django.http import HttpResponse
+from django.shortcuts import redirect
+from django.urls import reverse
+from django.views.generic import FormView, TemplateView
+
+from tournaments.forms import TournamentForm
+from tournaments.services.lifecycle import ensure_series
+from tournaments.views.mixins import OrganizerMixin
+
+
+class TournamentCreateView(LoginRequiredMixin, FormView):
+    template_name = "tournaments/organizer/tournament_form.html"
+    form_class = TournamentForm
+
+    @transaction.atomic
+    def form_valid(self, form: TournamentForm) -> HttpResponse:
+        tournament = form.save()
+        tournament.organizers.add(self.request.user)
+        ensure_series(tournament)
+        return redirect("tournaments:manage", slug=tournament.slug)
+
+
+class TournamentUpdateView(OrganizerMixin, FormView):
+    template_name = "tournaments/organizer/tournament_form.html"
+    form_class = TournamentForm
+
+    def get_form_kwargs(self) -> dict[str, Any]:
+        return {**super().get_form_kwargs(), "instance": self.tournament}
+
+    @transaction.atomic
+    def form_valid(self, form: TournamentForm) -> HttpResponse:
+        tournament = form.save()
+        ensure_series(tournament)
+        return redirect("tournaments:manage", slug=tournament.slug)
+
+
+class DashboardView(OrganizerMixin, TemplateView):
+    template_name = "tournaments/organizer/dashboard.html"
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        context = super().get_context_data(**kwargs)
+        counts = self.tournament.registrations.aggregate(
+            registered=Count("pk"), present=Count("pk", filter=Q(checked_in=True))
+        )
+        context.update(
+            counts=counts,
+            series_list=self.tournament.series.annotate(table_count=Count("tables")),
+            registration_link=self.request.build_absolute_uri(
+                reverse(
+                    "tournaments:self-register",
+                    kwargs={"slug": self.tournament.slug, "token": self.tournament.registration_token},
+                )
+            ),
+        )
+        return context

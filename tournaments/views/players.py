@@ -1,0 +1,229 @@
+"""Registering players, importing lists, checking in at the door (organizers)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.db.models import Q, QuerySet
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views import View
+from django.views.generic import FormView, TemplateView
+
+from tournaments import importing
+from tournaments.forms import ImportUploadForm, OrganizerPlayerForm, WithdrawForm
+from tournaments.models import Player, Registration
+from tournaments.services import ServiceError
+from tournaments.services.registrations import (
+    ImportRow,
+    PlayerData,
+    import_players,
+    matching_players,
+    register,
+    set_checked_in,
+    withdraw,
+)
+from tournaments.views.mixins import OrganizerMixin
+
+IMPORT_SESSION_KEY = "player-import"
+
+
+def search(queryset: QuerySet[Registration], query: str) -> QuerySet[Registration]:
+    for word in query.split():
+        condition = (
+            Q(player__first_name__icontains=word)
+            | Q(player__last_name__icontains=word)
+            | Q(player__club__icontains=word)
+        )
+        if word.isdigit():
+            condition |= Q(start_number=int(word))
+        queryset = queryset.filter(condition)
+    return queryset
+
+
+class RegistrationListView(OrganizerMixin, FormView):
+    """All registrations with the form to add one; a possible duplicate is offered for
+    merging before anything is saved."""
+
+    template_name = "tournaments/organizer/registrations.html"
+    form_class = OrganizerPlayerForm
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        context = super().get_context_data(**kwargs)
+        registrations = self.tournament.registrations.select_related("player")
+        context["query"] = self.request.GET.get("q", "")
+        context["registrations"] = search(registrations, context["query"])
+        return context
+
+    def form_valid(self, form: OrganizerPlayerForm) -> HttpResponse:
+        data = PlayerData(**{k: form.cleaned_data[k] for k in PlayerData.__annotations__})
+        merge_with = form.cleaned_data.get("merge_with")
+        existing = None
+        if merge_with:
+            existing = Player.objects.filter(pk=merge_with).first()
+        elif "create_new" not in self.request.POST:
+            candidates = list(matching_players(data)[:5])
+            if candidates:
+                return self.render_to_response(
+                    self.get_context_data(form=form, candidates=candidates)
+                )
+        try:
+            registration = register(
+                self.tournament,
+                data,
+                existing_player=existing,
+                checked_in=form.cleaned_data["checked_in"],
+            )
+        except ServiceError as exc:
+            form.add_error(exc.field, exc.message)
+            return self.form_invalid(form)
+        messages.success(
+            self.request,
+            _("%(player)s has start number %(number)d.")
+            % {"player": registration.player, "number": registration.start_number},
+        )
+        return redirect("tournaments:registrations", slug=self.tournament.slug)
+
+
+class RegistrationEditView(OrganizerMixin, FormView):
+    template_name = "tournaments/organizer/registration_edit.html"
+    form_class = WithdrawForm
+
+    def get_registration(self) -> Registration:
+        return get_object_or_404(
+            self.tournament.registrations.select_related("player"), pk=self.kwargs["pk"]
+        )
+
+    def get_initial(self) -> dict[str, Any]:
+        return {"from_series": self.get_registration().withdrawn_from_series}
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        return {**super().get_context_data(**kwargs), "registration": self.get_registration()}
+
+    def form_valid(self, form: WithdrawForm) -> HttpResponse:
+        registration = self.get_registration()
+        try:
+            withdraw(registration, form.cleaned_data["from_series"])
+        except ServiceError as exc:
+            form.add_error(exc.field, exc.message)
+            return self.form_invalid(form)
+        messages.success(self.request, _("Saved."))
+        return redirect("tournaments:registrations", slug=self.tournament.slug)
+
+
+class ImportView(OrganizerMixin, TemplateView):
+    """Upload → preview with per-row errors and duplicate offers → confirm. Nothing is saved
+    while any row is wrong; the parsed rows wait in the session between the steps."""
+
+    template_name = "tournaments/organizer/import.html"
+
+    def get(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        return self.render_to_response(self.get_context_data(form=ImportUploadForm()))
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if "confirm" in request.POST:
+            return self.confirm(request)
+        form = ImportUploadForm(request.POST, request.FILES)
+        if not form.is_valid():
+            return self.render_to_response(self.get_context_data(form=form))
+        upload = form.cleaned_data["file"]
+        try:
+            rows = importing.parse_players(upload.name, upload.read())
+        except importing.ImportFileError as exc:
+            form.add_error("file", str(exc))
+            return self.render_to_response(self.get_context_data(form=form))
+        preview = self.preview(rows)
+        request.session[IMPORT_SESSION_KEY] = {
+            "tournament": self.tournament.pk,
+            "rows": [{"line": r.line, "values": r.values} for r in rows],
+        }
+        return self.render_to_response(
+            self.get_context_data(
+                form=ImportUploadForm(),
+                preview=preview,
+                has_errors=any(item["errors"] for item in preview),
+            )
+        )
+
+    def preview(self, rows: list[importing.ParsedRow]) -> list[dict[str, Any]]:
+        registered = set(self.tournament.registrations.values_list("player_id", flat=True))
+        preview = []
+        for row in rows:
+            errors = dict(row.errors)
+            candidates = []
+            if not errors:
+                candidates = list(matching_players(PlayerData(**row.values))[:3])
+                if any(c.pk in registered for c in candidates):
+                    errors["last_name"] = _("Already registered for this tournament.")
+            preview.append(
+                {"line": row.line, "values": row.values, "errors": errors, "candidates": candidates}
+            )
+        return preview
+
+    def confirm(self, request: HttpRequest) -> HttpResponse:
+        stored = request.session.get(IMPORT_SESSION_KEY)
+        if not stored or stored.get("tournament") != self.tournament.pk:
+            messages.error(request, _("The preview has expired; please upload the file again."))
+            return redirect("tournaments:import", slug=self.tournament.slug)
+        rows = []
+        for item in stored["rows"]:
+            if importing.check_values(item["values"]):
+                messages.error(request, _("The file still has errors; nothing was saved."))
+                return redirect("tournaments:import", slug=self.tournament.slug)
+            choice = request.POST.get(f"merge-{item['line']}", "")
+            rows.append(
+                ImportRow(
+                    data=PlayerData(**item["values"]),
+                    merge_with=int(choice) if choice.isdigit() else None,
+                )
+            )
+        try:
+            created = import_players(self.tournament, rows)
+        except ServiceError as exc:
+            messages.error(request, _("Nothing was saved. %(reason)s") % {"reason": exc.message})
+            return redirect("tournaments:import", slug=self.tournament.slug)
+        del request.session[IMPORT_SESSION_KEY]
+        messages.success(request, _("%(n)d players registered.") % {"n": len(created)})
+        return redirect("tournaments:registrations", slug=self.tournament.slug)
+
+
+class CheckInView(OrganizerMixin, TemplateView):
+    """The list at the door: search as you type, one tap to check in or out."""
+
+    template_name = "tournaments/organizer/checkin.html"
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        context = super().get_context_data(**kwargs)
+        query = self.request.GET.get("q", "")
+        registrations = self.tournament.registrations.select_related("player").order_by(
+            "player__last_name", "player__first_name"
+        )
+        context.update(
+            query=query,
+            registrations=search(registrations, query),
+            present=self.tournament.registrations.filter(checked_in=True).count(),
+            total=self.tournament.registrations.count(),
+        )
+        return context
+
+    def get_template_names(self) -> list[str]:
+        if self.request.headers.get("HX-Request"):
+            return ["tournaments/organizer/_checkin_rows.html"]
+        return [self.template_name]
+
+
+class CheckInToggleView(OrganizerMixin, View):
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        registration = get_object_or_404(
+            self.tournament.registrations.select_related("player"), pk=kwargs["pk"]
+        )
+        set_checked_in(registration, request.POST.get("present") == "1")
+        if request.headers.get("HX-Request"):
+            return render(
+                request,
+                "tournaments/organizer/_checkin_row.html",
+                {"r": registration, "tournament": self.tournament},
+            )
+        return redirect("tournaments:checkin", slug=self.tournament.slug)
