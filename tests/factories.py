@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from tournaments.models import Player, Registration, Tournament
+import datetime
+
+from tournaments.models import Player, Registration, Seat, Series, Table, Tournament
+from tournaments.services.lifecycle import ensure_series
 
 
 def add_players(tournament: Tournament, count: int, *, checked_in: bool = True) -> list[Registration]:
@@ -18,3 +21,35 @@ def add_players(tournament: Tournament, count: int, *, checked_in: bool = True) 
             )
         )
     return registrations
+
+
+
+def make_tournament(slug: str = "cup", series_count: int = 2, **fields: object) -> Tournament:
+    tournament = Tournament.objects.create(
+        name=f"Turnier {slug}",
+        slug=slug,
+        starts_on=datetime.date(2026, 11, 28),
+        series_count=series_count,
+        **fields,
+    )
+    ensure_series(tournament)
+    return tournament
+
+
+def seat_table(series: Series, registrations: list[Registration], number: int = 1) -> Table:
+    """A table with the players in seat order (seat 1 first), without drawing."""
+    table = Table.objects.create(series=series, number=number)
+    Seat.objects.bulk_create(
+        Seat(table=table, series=series, position=i, registration=r)
+        for i, r in enumerate(registrations, start=1)
+    )
+    return table
+
+
+def running_table(tournament: Tournament, size: int = 4, number: int = 1) -> Table:
+    """Series 1 running with one table of ``size`` fresh players."""
+    series = tournament.series.get(number=1)
+    table = seat_table(series, add_players(tournament, size), number)
+    series.status = Series.Status.RUNNING
+    series.save(update_fields=["status"])
+    return table

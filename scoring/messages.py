@@ -1,0 +1,112 @@
+"""People's words for the rules engine's error and finding codes (German and English).
+
+The engine speaks in codes (``rules.errors.ERROR_CODES``, ``rules.series.FINDING_CODES``);
+this module is the one place that turns them into sentences for the entry form and the API.
+A test checks that every code has a message here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+ERROR_MESSAGES = {
+    "invalid_json": gettext_lazy("The entry could not be read."),
+    "not_an_object": gettext_lazy("The entry could not be read."),
+    "unknown_field": gettext_lazy("Unknown field."),
+    "missing_field": gettext_lazy("This field is required."),
+    "wrong_type": gettext_lazy("This value has the wrong type."),
+    "unknown_contract": gettext_lazy("Choose a game type."),
+    "unknown_solo_type": gettext_lazy("Choose a solo type."),
+    "solo_type_not_allowed": gettext_lazy("A solo type belongs only to a solo."),
+    "solo_flag_not_allowed": gettext_lazy("Only a solo can be a compulsory or forced solo."),
+    "forced_not_compulsory": gettext_lazy("A forced solo is always a compulsory solo."),
+    "hochzeit_partner_trick_out_of_range": gettext_lazy(
+        "The partner is found in trick 1, 2 or 3, or the Hochzeiter plays alone."
+    ),
+    "hochzeit_partner_trick_not_allowed": gettext_lazy(
+        "A partner trick belongs only to a Hochzeit."
+    ),
+    "not_played_game_fields": gettext_lazy(
+        "A game that was not played carries only penalty points."
+    ),
+    "invalid_seats": gettext_lazy("The seats do not match the table."),
+    "sitting_out_required": gettext_lazy("At a table of five the dealer sits out."),
+    "sitting_out_not_allowed": gettext_lazy("Nobody sits out at a table of four."),
+    "sitting_out_not_dealer": gettext_lazy("At a table of five the dealer sits out."),
+    "seat_not_at_table": gettext_lazy("This seat is not at the table."),
+    "seat_sitting_out": gettext_lazy("The dealer sits out and does not take part."),
+    "re_party_size": gettext_lazy(
+        "Choose two Re players in a normal game, or the soloist alone in a solo."
+    ),
+    "re_duplicate_seat": gettext_lazy("A player was chosen twice."),
+    "unknown_announcement": gettext_lazy("Unknown announcement."),
+    "re_points_out_of_range": gettext_lazy("Re's card points lie between 0 and 240."),
+    "re_tricks_out_of_range": gettext_lazy("Re's tricks lie between 0 and 12."),
+    "points_tricks_inconsistent": gettext_lazy("These tricks cannot hold these card points."),
+    "hochzeit_tricks_inconsistent": gettext_lazy(
+        "In a Hochzeit, Re won at least the tricks up to the clarifying trick."
+    ),
+    "extras_not_allowed": gettext_lazy("There are no extras in a solo-type game."),
+    "extra_count_negative": gettext_lazy("A count cannot be negative."),
+    "fuchs_total_exceeded": gettext_lazy("There are only two foxes (Füchse) per game."),
+    "karlchen_total_exceeded": gettext_lazy("Only one Karlchen per game."),
+    "fuchs_without_trick": gettext_lazy("A party without a trick cannot catch a fox."),
+    "karlchen_without_trick": gettext_lazy("A party without a trick cannot win the last trick."),
+    "doppelkopf_exceeds_tricks": gettext_lazy("More Doppelköpfe than tricks."),
+    "doppelkopf_exceeds_points": gettext_lazy(
+        "The party's card points cannot hold that many Doppelköpfe (40 each)."
+    ),
+    "penalties_not_zero_sum": gettext_lazy("Penalty points must add up to zero."),
+    "deduction_out_of_range": gettext_lazy("A deduction lies between −12 and 0 points."),
+    "bock_out_of_range": gettext_lazy("This rule set does not allow that many Bock games."),
+    "scores_seats_mismatch": gettext_lazy("Enter the points of every player at the table."),
+    "invalid_table_size": gettext_lazy("This table size is not allowed."),
+    "internal_error": gettext_lazy("The entry could not be checked. Please tell the organizers."),
+}
+
+FINDING_MESSAGES = {
+    "invalid_game": gettext_lazy("Game %(game)s is invalid."),
+    "table_size_mismatch": gettext_lazy("The game does not match the size of the table."),
+    "game_after_series_end": gettext_lazy("The series was already complete before this game."),
+    "dealer_wrong": gettext_lazy("Seat %(expected)s deals this game, not seat %(actual)s."),
+    "forced_solo_expected": gettext_lazy(
+        "A forced solo (Vorführen) is due now: seat %(player)s must play his compulsory solo."
+    ),
+    "forced_solo_unexpected": gettext_lazy("No forced solo is due now."),
+    "forced_wrong_player": gettext_lazy(
+        "Seat %(expected)s must be forced, not seat %(actual)s."
+    ),
+    "compulsory_solo_twice": gettext_lazy("Seat %(seat)s has played his compulsory solo already."),
+    "voluntary_solo_before_compulsory": gettext_lazy(
+        "Seat %(seat)s has not played his compulsory solo yet: his first solo is the compulsory one."
+    ),
+    "compulsory_solo_missing": gettext_lazy("Seat %(seat)s has not played his compulsory solo."),
+    "too_few_games": gettext_lazy("%(actual)s of %(expected)s games entered."),
+    "scores_mismatch": gettext_lazy("The points differ from the computed ones."),
+    "row_sum_not_zero": gettext_lazy("The row does not add up to zero (sum %(sum)s)."),
+    "sitting_out_scored": gettext_lazy("The sitting dealer (seat %(seat)s) must score 0."),
+    "row_parity": gettext_lazy("The points are not all even or all odd."),
+    "row_shape": gettext_lazy("These points are not the shape of a normal game or a solo."),
+}
+
+
+def engine_error_message(code: str, field: str) -> str:
+    message = ERROR_MESSAGES.get(code)
+    return str(message) if message is not None else _("The entry is not valid (%(code)s).") % {
+        "code": code
+    }
+
+
+class _Lenient(dict[str, object]):
+    def __missing__(self, key: str) -> str:
+        return "?"
+
+
+def finding_message(code: str, data: Mapping[str, object], game: int | None = None) -> str:
+    template = FINDING_MESSAGES.get(code)
+    if template is None:
+        return _("Check failed (%(code)s).") % {"code": code}
+    return str(template) % _Lenient({**data, "game": game if game is not None else "?"})

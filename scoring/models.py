@@ -1,0 +1,168 @@
+"""Results: the score sheet of a table, its games, per-player scores, penalties, audit log."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.models import Registration, Series, Table, Tournament
+
+
+class ScoreSheet(models.Model):
+    """The digital Spielliste of one table in one series. ``version`` grows with every
+    change, so two phones cannot overwrite each other unseen."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("open")
+        SUBMITTED = "submitted", _("submitted")
+        CONFIRMED = "confirmed", _("confirmed")
+
+    class Mode(models.TextChoices):
+        ENTRY = "entry", _("game entry")
+        TRANSCRIPTION = "transcription", _("transcription of a paper sheet")
+
+    table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="sheet")
+    version = models.PositiveIntegerField(default=0)
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.OPEN)
+    mode = models.CharField(max_length=20, choices=Mode.choices, default=Mode.ENTRY)
+    timeout = models.BooleanField(_("time-out"), default=False)
+    submitted_at = models.DateTimeField(null=True, blank=True)
+    submitted_by_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+    confirmed_by_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    confirmed_by_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    last_activity = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("score sheet")
+        verbose_name_plural = _("score sheets")
+
+
+class Game(models.Model):
+    """One row of the sheet: the record as entered, and what the rules engine computed."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="games")
+    series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="games")
+    number = models.PositiveSmallIntegerField(_("game"))
+    dealer = models.PositiveSmallIntegerField(_("dealer"))
+    record = models.JSONField(_("game record"))
+    winner = models.CharField(max_length=10, null=True, blank=True)
+    value = models.IntegerField(default=0)
+    breakdown = models.JSONField(default=list)
+    scores = models.JSONField(default=dict)  # {"seat": points}
+    revision = models.PositiveIntegerField(default=1)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["table", "number"]
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="game_number_unique"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="game_number_positive"),
+        ]
+
+
+class Penalty(models.Model):
+    """Points deducted from a player outside any game row (unsportsmanlike behaviour,
+    TSR 9.7): no counter-credit to anybody."""
+
+    series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="penalties")
+    registration = models.ForeignKey(
+        Registration, on_delete=models.CASCADE, related_name="penalties"
+    )
+    points = models.IntegerField(_("points"))
+    reason = models.CharField(_("reason"), max_length=300)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("penalty")
+        verbose_name_plural = _("penalties")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(points__lt=0) & Q(points__gte=-12), name="penalty_deduction_range"
+            ),
+        ]
+
+
+class PlayerScore(models.Model):
+    """A player's points from one game row or one penalty: what the standings add up in a
+    single aggregate query."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="+")
+    series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="+")
+    registration = models.ForeignKey(
+        Registration, on_delete=models.CASCADE, related_name="scores"
+    )
+    game = models.ForeignKey(
+        Game, null=True, blank=True, on_delete=models.CASCADE, related_name="player_scores"
+    )
+    penalty = models.OneToOneField(
+        Penalty, null=True, blank=True, on_delete=models.CASCADE, related_name="score"
+    )
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    points = models.IntegerField()
+    played = models.BooleanField(default=False)  # active in the game (not sitting out)
+    solo = models.BooleanField(default=False)  # soloist of a solo (not a Hochzeit alone)
+    compulsory = models.BooleanField(default=False)
+    won = models.BooleanField(default=False)
+
+    class Meta:
+        verbose_name = _("player score")
+        verbose_name_plural = _("player scores")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "registration"], name="player_score_once_per_game"
+            ),
+            models.CheckConstraint(
+                condition=Q(game__isnull=False) ^ Q(penalty__isnull=False),
+                name="player_score_game_or_penalty",
+            ),
+        ]
+        indexes = [models.Index(fields=["tournament", "registration"])]
+
+
+class AuditEntry(models.Model):
+    """Every change to results: who, when, through which link or account, before and after."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="+")
+    table = models.ForeignKey(Table, null=True, on_delete=models.SET_NULL, related_name="+")
+    game_number = models.PositiveSmallIntegerField(null=True, blank=True)
+    action = models.CharField(max_length=60)  # dotted code, e.g. scoring.game.corrected
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    via = models.CharField(max_length=80)  # "captain link table 3, seat 4", "organizer", "api"
+    reason = models.CharField(max_length=300, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        verbose_name = _("audit entry")
+        verbose_name_plural = _("audit entries")
+
+
+class IdempotencyRecord(models.Model):
+    """The answer to a submission, kept so that a retried request creates nothing twice."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="+")
+    key = models.CharField(max_length=80)
+    fingerprint = models.CharField(max_length=64)
+    status_code = models.PositiveSmallIntegerField()
+    response = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["table", "key"], name="idempotency_key_unique"),
+        ]

@@ -1,0 +1,71 @@
+"""A realistic demo tournament, built through the same services the organizers use."""
+
+from __future__ import annotations
+
+import datetime
+import random
+
+from django.contrib.auth.models import User
+from django.db import transaction
+
+from tournaments.models import Player, Tournament
+from tournaments.services.draw import draw_series
+from tournaments.services.lifecycle import ensure_series, start_series
+from tournaments.services.registrations import PlayerData, register
+
+DEMO_SLUG = "demo"
+DEMO_USER = "demo"
+DEMO_PASSWORD = "demo"
+
+FIRST_NAMES = (
+    "Anna Bernd Claudia Dieter Elke Frank Gabi Heinz Ingrid Jürgen Karin Lothar Monika Norbert "
+    "Olga Peter Renate Stefan Tanja Uwe Vera Werner Yvonne Zeynep Andreas Birgit Christian "
+    "Doris Erwin Friederike Günter Hannelore Ingo Jutta Klaus Lena Manfred Nicole Otto Petra "
+    "Ralf Sabine Thomas Ulrike Volker Waltraud Jan Marie Lukas Sophie"
+).split()
+LAST_NAMES = (
+    "Müller Schmidt Schneider Fischer Weber Meyer Wagner Becker Schulz Hoffmann Schäfer Koch "
+    "Bauer Richter Klein Wolf Schröder Neumann Schwarz Zimmermann Braun Krüger Hofmann Hartmann "
+    "Lange Schmitt Werner Krause Meier Lehmann Schmid Schulze Maier Köhler Herrmann König Walter "
+    "Mayer Huber Kaiser Fuchs Peters Lang Scholz Möller Weiß Jung Hahn Vogel Friedrich"
+).split()
+CLUBS = (
+    "DK Kreuz-Damen Köln",
+    "Doko-Freunde Münster",
+    "Die Füchse Menden",
+    "SG Karlchen Bielefeld",
+    "Dulle Dortmund",
+    "Pik As Hamm",
+    "",
+)
+
+
+@transaction.atomic
+def build_demo(players: int = 46, series: int = 3, seed: int = 2026) -> Tournament:
+    """(Re)create the tournament ``demo``: players, all series drawn, series 1 running."""
+    rng = random.Random(seed)
+    Tournament.objects.filter(slug=DEMO_SLUG).delete()
+    organizer, created = User.objects.get_or_create(username=DEMO_USER)
+    if created or not organizer.has_usable_password():
+        organizer.set_password(DEMO_PASSWORD)
+        organizer.save()
+    tournament = Tournament.objects.create(
+        name="Doko-Turnier Demo-Pokal",
+        slug=DEMO_SLUG,
+        starts_on=datetime.date.today(),
+        venue="Bürgerhaus Musterstadt",
+        series_count=series,
+        status=Tournament.Status.REGISTRATION,
+        tiebreak=["best_series", "last_series"],
+    )
+    tournament.organizers.add(organizer)
+    ensure_series(tournament)
+    names = rng.sample([(f, last) for f in FIRST_NAMES for last in LAST_NAMES], players)
+    for first, last in names:
+        data = PlayerData(first_name=first, last_name=last, club=rng.choice(CLUBS))
+        existing = Player.objects.filter(first_name=first, last_name=last).first()
+        register(tournament, data, existing_player=existing, checked_in=True)
+    for number in range(1, series + 1):
+        draw_series(tournament.series.get(number=number), seed=seed + number)
+    start_series(tournament.series.get(number=1))
+    return tournament
