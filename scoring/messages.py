@@ -76,9 +76,7 @@ FINDING_MESSAGES = {
         "A forced solo (Vorführen) is due now: seat %(player)s must play his compulsory solo."
     ),
     "forced_solo_unexpected": gettext_lazy("No forced solo is due now."),
-    "forced_wrong_player": gettext_lazy(
-        "Seat %(expected)s must be forced, not seat %(actual)s."
-    ),
+    "forced_wrong_player": gettext_lazy("Seat %(expected)s must be forced, not seat %(actual)s."),
     "compulsory_solo_twice": gettext_lazy("Seat %(seat)s has played his compulsory solo already."),
     "voluntary_solo_before_compulsory": gettext_lazy(
         "Seat %(seat)s has not played his compulsory solo yet: his first solo is the compulsory one."
@@ -95,9 +93,11 @@ FINDING_MESSAGES = {
 
 def engine_error_message(code: str, field: str) -> str:
     message = ERROR_MESSAGES.get(code)
-    return str(message) if message is not None else _("The entry is not valid (%(code)s).") % {
-        "code": code
-    }
+    return (
+        str(message)
+        if message is not None
+        else _("The entry is not valid (%(code)s).") % {"code": code}
+    )
 
 
 class _Lenient(dict[str, object]):

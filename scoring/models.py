@@ -99,9 +99,8 @@ class PlayerScore(models.Model):
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="+")
     series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="+")
-    registration = models.ForeignKey(
-        Registration, on_delete=models.CASCADE, related_name="scores"
-    )
+    series_number = models.PositiveSmallIntegerField()  # copied: standings group without a join
+    registration = models.ForeignKey(Registration, on_delete=models.CASCADE, related_name="scores")
     game = models.ForeignKey(
         Game, null=True, blank=True, on_delete=models.CASCADE, related_name="player_scores"
     )

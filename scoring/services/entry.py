@@ -40,11 +40,7 @@ def fingerprint(payload: Any) -> str:
 
 
 def lock_table(table_id: int) -> tuple[Table, ScoreSheet]:
-    table = (
-        Table.objects.select_for_update()
-        .select_related("series__tournament")
-        .get(pk=table_id)
-    )
+    table = Table.objects.select_for_update().select_related("series__tournament").get(pk=table_id)
     sheet, _created = ScoreSheet.objects.get_or_create(table=table)
     return table, sheet
 
@@ -121,9 +117,7 @@ def build_record(payload: dict[str, Any], dealer: Any, size: int) -> dict[str, A
 
 
 def _engine_error(error: EngineError) -> EntryError:
-    return EntryError(
-        error.code, engine_error_message(error.code, error.field), field=error.field
-    )
+    return EntryError(error.code, engine_error_message(error.code, error.field), field=error.field)
 
 
 def _series_errors(
@@ -155,6 +149,7 @@ def _save_scores(game: Game, table: Table, record: GameRecord) -> None:
         PlayerScore(
             tournament_id=table.series.tournament_id,
             series_id=table.series_id,
+            series_number=table.series.number,
             registration_id=seats[seat],
             game=game,
             seat=seat,
@@ -309,7 +304,9 @@ def save_game(
     action = "scoring.game.created" if before is None else "scoring.game.corrected"
     record_audit(table, number, action, actor, before, game_json(game), reason)
     body = {"game": game_json(game), "sheet": sheet_state(table, sheet, size)}
-    return _remember(table, idempotency_key, request, EntryResult(201 if before is None else 200, body))
+    return _remember(
+        table, idempotency_key, request, EntryResult(201 if before is None else 200, body)
+    )
 
 
 @transaction.atomic

@@ -33,8 +33,7 @@ def findings_for(table: Table, sheet: ScoreSheet, *, complete: bool = True) -> l
         complete=complete,
     )
     return [
-        {**f.to_json(), "message": finding_message(f.code, f.data, f.game)}
-        for f in report.findings
+        {**f.to_json(), "message": finding_message(f.code, f.data, f.game)} for f in report.findings
     ]
 
 
@@ -104,7 +103,9 @@ def reopen_sheet(table_id: int, *, actor: Actor, reason: str) -> EntryResult:
     sheet.status = ScoreSheet.Status.OPEN
     sheet.version += 1
     sheet.save()
-    record_audit(table, None, "scoring.sheet.reopened", actor, {"status": before}, {"status": "open"}, reason)
+    record_audit(
+        table, None, "scoring.sheet.reopened", actor, {"status": before}, {"status": "open"}, reason
+    )
     return EntryResult(200, _state(table, sheet))
 
 

@@ -1,0 +1,49 @@
+"""Points deducted outside any game (TSR 9.7): no counter-credit, always audited."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from scoring.models import AuditEntry, Penalty, PlayerScore
+from scoring.services import Actor, EntryError
+from tournaments.models import Registration, Series
+
+
+@transaction.atomic
+def add_penalty(
+    series: Series, registration: Registration, points: int, reason: str, actor: Actor
+) -> Penalty:
+    if not actor.is_organizer:
+        raise EntryError("forbidden", _("Only organizers give penalty points."), status=403)
+    if not -12 <= points < 0:
+        raise EntryError(
+            "deduction_out_of_range",
+            _("A deduction lies between −12 and −1 points."),
+            field="points",
+        )
+    if not reason.strip():
+        raise EntryError("reason_required", _("Give a reason."), field="reason")
+    if registration.tournament_id != series.tournament_id:
+        raise EntryError("not_registered", _("The player is not in this tournament."))
+    penalty = Penalty.objects.create(
+        series=series, registration=registration, points=points, reason=reason,
+        created_by=actor.user,
+    )  # fmt: skip
+    PlayerScore.objects.create(
+        tournament_id=series.tournament_id,
+        series=series,
+        series_number=series.number,
+        registration=registration,
+        penalty=penalty,
+        points=points,
+    )
+    AuditEntry.objects.create(
+        tournament_id=series.tournament_id,
+        action="scoring.penalty.created",
+        after={"registration": registration.pk, "series": series.number, "points": points},
+        user=actor.user,
+        via=actor.describe(),
+        reason=reason,
+    )
+    return penalty

@@ -1,0 +1,43 @@
+"""The pure ranking core: tie-break precedence and shared places."""
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from scoring.ranking import StandingRow, rank
+
+
+def row(key: int, *series: int | None) -> StandingRow:
+    return StandingRow(key, tuple(series), sum(p or 0 for p in series))
+
+
+def test_total_points_first() -> None:
+    ranked = rank([row(1, 10, 5), row(2, 30, 0), row(3, -5, 2)])
+    assert [(r.place, r.row.key) for r in ranked] == [(1, 2), (2, 1), (3, 3)]
+
+
+def test_best_series_breaks_a_tie_then_last_series() -> None:
+    a, b, c = row(1, 20, 0, 10), row(2, 10, 10, 10), row(3, 0, 20, 10)
+    ranked = rank([a, b, c], ("best_series", "last_series"))
+    # a and c both have best 20 and last 10: shared place 1; b has best 10: place 3
+    assert [(r.place, r.shared, r.row.key) for r in ranked] == [
+        (1, True, 1), (1, True, 3), (3, False, 2),
+    ]  # fmt: skip
+
+
+def test_precedence_is_configurable() -> None:
+    a, b = row(1, 5, 25), row(2, 27, 3)
+    assert rank([a, b], ("last_series",))[0].row.key == 1
+    assert rank([a, b], ("best_series",))[0].row.key == 2
+    assert [r.place for r in rank([a, b], ())] == [1, 1]
+
+
+@given(st.lists(st.lists(st.integers(-60, 60), min_size=1, max_size=4), max_size=30))
+def test_places_are_consistent(series_lists: list[list[int]]) -> None:
+    rows = [row(i, *points) for i, points in enumerate(series_lists)]
+    ranked = rank(rows)
+    totals = [r.row.total for r in ranked]
+    assert totals == sorted(totals, reverse=True)
+    for i, r in enumerate(ranked):
+        assert 1 <= r.place <= i + 1
+        if i and r.place != ranked[i - 1].place:
+            assert r.place == i + 1
