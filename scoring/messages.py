@@ -110,3 +110,39 @@ def finding_message(code: str, data: Mapping[str, object], game: int | None = No
     if template is None:
         return _("Check failed (%(code)s).") % {"code": code}
     return str(template) % _Lenient({**data, "game": game if game is not None else "?"})
+
+#: Labels of the breakdown items (rules.contracts.Item), for explaining a game's value.
+ITEM_LABELS = {
+    "won": gettext_lazy("won"),
+    "under_90": gettext_lazy("under 90"),
+    "under_60": gettext_lazy("under 60"),
+    "under_30": gettext_lazy("under 30"),
+    "schwarz": gettext_lazy("schwarz"),
+    "announced_re": gettext_lazy("Re announced"),
+    "announced_kontra": gettext_lazy("Kontra announced"),
+    "absage_re_90": gettext_lazy("Re: no 90"),
+    "absage_re_60": gettext_lazy("Re: no 60"),
+    "absage_re_30": gettext_lazy("Re: no 30"),
+    "absage_re_schwarz": gettext_lazy("Re: schwarz"),
+    "absage_kontra_90": gettext_lazy("Kontra: no 90"),
+    "absage_kontra_60": gettext_lazy("Kontra: no 60"),
+    "absage_kontra_30": gettext_lazy("Kontra: no 30"),
+    "absage_kontra_schwarz": gettext_lazy("Kontra: schwarz"),
+    "reached_120_vs_90": gettext_lazy("120 against no 90"),
+    "reached_90_vs_60": gettext_lazy("90 against no 60"),
+    "reached_60_vs_30": gettext_lazy("60 against no 30"),
+    "reached_30_vs_schwarz": gettext_lazy("30 against schwarz"),
+    "gegen_die_alten": gettext_lazy("against the club queens"),
+    "fuchs": gettext_lazy("fox caught"),
+    "doppelkopf": gettext_lazy("Doppelkopf"),
+    "karlchen": gettext_lazy("Karlchen"),
+    "no_back_door": gettext_lazy("no back door"),
+    "bock": gettext_lazy("Bock"),
+}
+
+
+def breakdown_lines(breakdown: list[dict[str, object]]) -> list[dict[str, object]]:
+    return [
+        {**line, "label": str(ITEM_LABELS.get(str(line["item"]), line["item"]))}
+        for line in breakdown
+    ]

@@ -189,6 +189,18 @@ def sheet_state(table: Table, sheet: ScoreSheet, size: int | None = None) -> dic
     }
 
 
+def situation_before(table: Table, number: int | None) -> dict[str, Any]:
+    """What the table faced before game ``number`` (None: the next new game): dealer,
+    sitting-out seat, forced player and open compulsory solos, from the rules engine."""
+    records = stored_records(table)
+    if number is not None:
+        records = records[: number - 1]
+    sheet = ScoreSheet.objects.filter(table=table).only("timeout").first()
+    ruleset = ruleset_for(table.series.tournament)
+    timeout = bool(sheet and sheet.timeout)
+    return next_game(records, table_size(table), ruleset, timeout=timeout).to_json()
+
+
 def _replay(table: Table, key: str | None, payload: Any) -> EntryResult | None:
     if not key:
         return None
@@ -307,6 +319,19 @@ def save_game(
     return _remember(
         table, idempotency_key, request, EntryResult(201 if before is None else 200, body)
     )
+
+
+def preview_game(table: Table, payload: dict[str, Any], *, dealer: Any) -> dict[str, Any]:
+    """Score an entry without saving it (the form shows the value before saving).
+    Raises ``EntryError`` exactly as ``save_game`` would for the record itself."""
+    size = table_size(table)
+    record = parse_record(
+        build_record(payload, dealer, size), ruleset_for(table.series.tournament),
+        require_dealer=True,
+    )  # fmt: skip
+    if isinstance(record, EngineError):
+        raise _engine_error(record)
+    return score(record, ruleset_for(table.series.tournament)).to_json()
 
 
 @transaction.atomic

@@ -1,21 +1,239 @@
-"""The table captain's pages, reached through the table's private link (no account)."""
+"""The table captain's pages, reached through the table's private link (no account).
+
+The page shows what comes next, the entry form, the games with running totals, and the
+submit/confirm steps. Every change goes through scoring.services; the views only parse.
+"""
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
-from django.shortcuts import get_object_or_404
-from django.views.generic import TemplateView
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views import View
 
-from tournaments.models import Table
+from rules.series import Severity
+from scoring.forms import GameForm, form_field_for
+from scoring.messages import breakdown_lines
+from scoring.models import Game, ScoreSheet
+from scoring.services import Actor, EntryError
+from scoring.services.entry import (
+    delete_last_game,
+    preview_game,
+    save_game,
+    sheet_state,
+    situation_before,
+)
+from scoring.services.sheet import confirm_sheet, findings_for, submit_sheet
+from tournaments.models import Series, Table
 
 
-class TableHomeView(TemplateView):
-    template_name = "scoring/table_home.html"
+class CaptainView(View):
+    """Resolves the table from the token; the link works only while the series runs."""
 
-    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
-        table = get_object_or_404(
+    table: Table
+
+    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        self.table = get_object_or_404(
             Table.objects.select_related("series__tournament"), captain_token=kwargs["token"]
         )
-        seats = table.seats.select_related("registration__player").order_by("position")
-        return {**super().get_context_data(**kwargs), "table": table, "seats": seats}
+        if self.table.series.status != Series.Status.RUNNING:
+            return render(request, "scoring/captain_closed.html", {"table": self.table}, status=403)
+        return super().dispatch(request, *args, **kwargs)
+
+    def actor(self) -> Actor:
+        seat = self.request.POST.get("seat") or self.request.COOKIES.get(f"seat-{self.table.pk}")
+        return Actor("captain", seat=int(seat) if seat and seat.isdigit() else None)
+
+    def seats(self) -> list[Any]:
+        return list(self.table.seats.select_related("registration__player").order_by("position"))
+
+    def page(self, form: GameForm | None = None, *, editing: Game | None = None, status: int = 200, **extra: Any) -> HttpResponse:  # noqa: E501
+        seats = self.seats()
+        sheet, _created = ScoreSheet.objects.get_or_create(table=self.table)
+        games = list(Game.objects.filter(table=self.table).order_by("number"))
+        positions = [s.position for s in seats]
+        totals = [0] * len(positions)
+        rows = []
+        for game in games:
+            points = [int(game.scores.get(str(p), 0)) for p in positions]
+            totals = [a + b for a, b in zip(totals, points, strict=True)]
+            rows.append({"game": game, "points": points, "totals": totals})
+        state = sheet_state(self.table, sheet, len(seats))
+        nxt = state["next"]
+        names = {s.position: s.registration.player for s in seats}
+        if form is None:
+            form = self.new_form(seats, nxt, editing)
+        findings = findings_for(self.table, sheet, complete=nxt["finished"])
+        return render(
+            self.request,
+            "scoring/table_home.html",
+            {
+                "table": self.table,
+                "series": self.table.series,
+                "tournament": self.table.series.tournament,
+                "seats": seats,
+                "sheet": sheet,
+                "rows": rows,
+                "totals": totals,
+                "next": nxt,
+                "dealer_name": names.get(nxt["dealer"]),
+                "forced_name": names.get(nxt["forced"]),
+                "form": form,
+                "editing": editing,
+                "idempotency_key": uuid.uuid4().hex,
+                "errors": [f for f in findings if f["severity"] == Severity.ERROR.value],
+                "warnings": [f for f in findings if f["severity"] == Severity.WARNING.value],
+                **extra,
+            },
+            status=status,
+        )
+
+    def seat_choices(self, seats: list[Any], sitting_out: int | None) -> list[tuple[int, str]]:
+        return [
+            (s.position, f"{s.position} · {s.registration.player}")
+            for s in seats
+            if s.position != sitting_out
+        ]
+
+    def new_form(self, seats: list[Any], nxt: dict[str, Any], editing: Game | None) -> GameForm:
+        if editing is not None:
+            sitting = situation_before(self.table, editing.number)["sitting_out"]
+            initial = GameForm.initial_from_record(editing.record)
+        else:
+            sitting = nxt["sitting_out"]
+            initial = {"contract": "normal"}
+            if nxt["forced"]:
+                initial = {"contract": "solo", "soloist": nxt["forced"]}
+        return GameForm(initial=initial, seats=self.seat_choices(seats, sitting))
+
+    def bound_form(self, sitting_out: int | None) -> GameForm:
+        return GameForm(self.request.POST, seats=self.seat_choices(self.seats(), sitting_out))
+
+
+def _version(request: HttpRequest) -> int | None:
+    raw = request.POST.get("version", "")
+    return int(raw) if raw.isdigit() else None
+
+
+def _attach(form: GameForm, error: EntryError) -> None:
+    contract = form.cleaned_data.get("contract") if hasattr(form, "cleaned_data") else None
+    field = form_field_for(error.field, contract) if error.field else None
+    form.add_error(field if field in form.fields else None, error.message)
+
+
+class TableHomeView(CaptainView):
+    def get(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        return self.page()
+
+
+class GameSaveView(CaptainView):
+    """Enter the next game (no ``number``) or correct game ``number``."""
+
+    def get(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        game = get_object_or_404(Game, table=self.table, number=kwargs["number"])
+        return self.page(editing=game)
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        number = kwargs.get("number")
+        editing = get_object_or_404(Game, table=self.table, number=number) if number else None
+        situation = situation_before(self.table, number)
+        form = self.bound_form(situation["sitting_out"])
+        if not form.is_valid():
+            return self.page(form, editing=editing)
+        payload = form.to_payload(
+            compulsory_open=tuple(situation["compulsory_open"]), forced=situation["forced"]
+        )
+        dealer = situation["dealer"]
+        try:
+            save_game(
+                self.table.pk,
+                payload,
+                dealer=dealer,
+                number=number,
+                expected_version=_version(request),
+                actor=self.actor(),
+                idempotency_key=request.POST.get("idempotency_key") or None,
+            )
+        except EntryError as exc:
+            if exc.status == 409:
+                messages.error(request, exc.message)
+                return self.page(form, editing=editing, status=409)
+            _attach(form, exc)
+            return self.page(form, editing=editing)
+        if number:
+            messages.success(request, _("Game %(n)d corrected.") % {"n": number})
+        return redirect("scoring:captain", token=self.table.captain_token)
+
+
+class PreviewView(CaptainView):
+    """The value of the game as typed so far (htmx, no saving)."""
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        raw = request.POST.get("number", "")
+        number = int(raw) if raw.isdigit() else None
+        if number is not None and not Game.objects.filter(table=self.table, number=number).exists():
+            number = None
+        situation = situation_before(self.table, number)
+        form = self.bound_form(situation["sitting_out"])
+        context: dict[str, Any] = {"seats": self.seats()}
+        if form.is_valid():
+            payload = form.to_payload(
+                compulsory_open=tuple(situation["compulsory_open"]), forced=situation["forced"]
+            )
+            try:
+                result = preview_game(self.table, payload, dealer=situation["dealer"])
+            except EntryError as exc:
+                context["error"] = exc.message
+            else:
+                context["result"] = result
+                context["lines"] = breakdown_lines(result["breakdown"])
+                context["scores"] = [
+                    (s, result["scores"].get(str(s.position), 0)) for s in context["seats"]
+                ]
+        else:
+            context["incomplete"] = True
+        return render(request, "scoring/_preview.html", context)
+
+
+class DeleteLastView(CaptainView):
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        try:
+            delete_last_game(self.table.pk, expected_version=_version(request), actor=self.actor())
+        except EntryError as exc:
+            messages.error(request, exc.message)
+        else:
+            messages.success(request, _("The last game was deleted."))
+        return redirect("scoring:captain", token=self.table.captain_token)
+
+
+class SubmitView(CaptainView):
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        actor = self.actor()
+        try:
+            submit_sheet(
+                self.table.pk, seat=actor.seat, expected_version=_version(request), actor=actor
+            )
+        except EntryError as exc:
+            messages.error(request, exc.message)
+        else:
+            messages.success(
+                request, _("Submitted. Another player at the table now confirms the sheet.")
+            )
+        return redirect("scoring:captain", token=self.table.captain_token)
+
+
+class ConfirmView(CaptainView):
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        actor = self.actor()
+        try:
+            confirm_sheet(self.table.pk, seat=actor.seat, actor=actor)
+        except EntryError as exc:
+            messages.error(request, exc.message)
+        else:
+            messages.success(request, _("Thank you, the sheet is confirmed."))
+        return redirect("scoring:captain", token=self.table.captain_token)
+

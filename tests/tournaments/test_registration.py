@@ -58,7 +58,7 @@ def test_register_field_errors_keep_input(alice_client: Client, tournament: Tour
     html = response.content.decode()
     assert 'value="Karla"' in html
     assert "Eine DDV-Mitgliedsnummer besteht nur aus Ziffern." in html
-    assert "Dieses Feld ist zwingend erforderlich." in html
+    assert "Dieses Feld ist erforderlich." in html
 
 
 def test_same_player_cannot_register_twice(tournament: Tournament) -> None:

@@ -1,0 +1,68 @@
+"""Table captains authenticate with ``Authorization: Table <captain token>``.
+
+The token is the one of the table's private link (QR code on the score sheet). It resolves
+to the table, not to a user: ``request.user`` stays anonymous and ``request.auth`` is the
+``Table``. What the captain may do with it is decided in ``scoring.api.access``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import AnonymousUser
+from django.utils.translation import gettext_lazy as _
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from rest_framework import exceptions
+from rest_framework.authentication import BaseAuthentication, get_authorization_header
+from rest_framework.request import Request
+
+from tournaments.models import Table
+
+
+class TableAuthentication(BaseAuthentication):
+    keyword = "Table"
+
+    def authenticate(self, request: Request) -> tuple[AnonymousUser, Table] | None:
+        parts = get_authorization_header(request).split()
+        if not parts or parts[0].lower() != self.keyword.lower().encode():
+            return None
+        if len(parts) != 2 or len(parts[1]) > 40:
+            raise exceptions.AuthenticationFailed(
+                _("Invalid table token header."), code="invalid_table_token"
+            )
+        try:
+            token = parts[1].decode("ascii")
+        except UnicodeError as exc:
+            raise exceptions.AuthenticationFailed(
+                _("Invalid table token header."), code="invalid_table_token"
+            ) from exc
+        table = (
+            Table.objects.select_related("series__tournament").filter(captain_token=token).first()
+        )
+        if table is None:
+            raise exceptions.AuthenticationFailed(
+                _("This table link is not valid."), code="invalid_table_token"
+            )
+        return AnonymousUser(), table
+
+    def authenticate_header(self, request: Request) -> str:
+        return self.keyword
+
+
+def captain_table(request: Request) -> Table | None:
+    """The table whose captain token authenticated the request, if any."""
+    return request.auth if isinstance(request.auth, Table) else None
+
+
+class TableAuthenticationScheme(OpenApiAuthenticationExtension):
+    target_class = "scoring.api.authentication.TableAuthentication"
+    name = "tableAuth"
+
+    def get_security_definition(self, auto_schema: Any) -> dict[str, str]:
+        return {
+            "type": "apiKey",
+            "in": "header",
+            "name": "Authorization",
+            "description": "Table captains: `Table <captain token>` (the token of the "
+            "table's private link).",
+        }

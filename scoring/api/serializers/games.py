@@ -1,0 +1,116 @@
+"""The game record as sent by clients (the rules engine's format plus ``number`` and
+``dealer``) and the stored game as answered. Schema only: the engine validates."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from rules.contracts import Contract, SoloType
+
+
+class PartyAnnouncementsSerializer(serializers.Serializer):
+    re = serializers.CharField(required=False, allow_null=True, help_text="Highest level of Re.")
+    kontra = serializers.CharField(
+        required=False, allow_null=True, help_text="Highest level of Kontra."
+    )
+
+
+class ExtraCountsSerializer(serializers.Serializer):
+    fuchs = serializers.IntegerField(required=False, min_value=0)
+    doppelkopf = serializers.IntegerField(required=False, min_value=0)
+    karlchen = serializers.IntegerField(required=False, min_value=0)
+
+
+class ExtrasSerializer(serializers.Serializer):
+    re = ExtraCountsSerializer(required=False)
+    kontra = ExtraCountsSerializer(required=False)
+
+
+class SeatPointsSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    points = serializers.IntegerField()
+
+
+class GameRecordFieldsSerializer(serializers.Serializer):
+    """The fields of the rules engine's game record (see ``rules/record.py``)."""
+
+    contract = serializers.ChoiceField(choices=[c.value for c in Contract], required=False)
+    solo = serializers.ChoiceField(
+        choices=[s.value for s in SoloType], required=False, allow_null=True
+    )
+    compulsory = serializers.BooleanField(required=False, help_text="Pflichtsolo.")
+    forced = serializers.BooleanField(required=False, help_text="Vorführen (forced solo).")
+    hochzeit_partner_trick = serializers.IntegerField(required=False, allow_null=True)
+    seats = serializers.ListField(
+        child=serializers.IntegerField(), required=False, help_text="Default: the table's seats."
+    )
+    sitting_out = serializers.IntegerField(
+        required=False, allow_null=True, help_text="Default at five: the dealer."
+    )
+    re = serializers.ListField(
+        child=serializers.IntegerField(),
+        required=False,
+        help_text="Seats of Re (the soloist alone in a solo).",
+    )
+    announcements = PartyAnnouncementsSerializer(required=False)
+    re_points = serializers.IntegerField(required=False, help_text="Re's card points, 0..240.")
+    re_tricks = serializers.IntegerField(required=False, allow_null=True)
+    extras = ExtrasSerializer(required=False)
+    penalties = SeatPointsSerializer(many=True, required=False)
+    deductions = SeatPointsSerializer(many=True, required=False)
+    bock = serializers.IntegerField(required=False)
+    not_played = serializers.BooleanField(required=False)
+    scores = serializers.DictField(
+        child=serializers.IntegerField(),
+        required=False,
+        help_text="Transcription: the points per seat as on the paper sheet.",
+    )
+
+
+class GameInputSerializer(GameRecordFieldsSerializer):
+    number = serializers.IntegerField(
+        required=False, help_text="POST: the next game number (optional)."
+    )
+    dealer = serializers.IntegerField(help_text="Seat of the dealer.")
+    reason = serializers.CharField(
+        required=False, max_length=300, help_text="Organizers: why a locked sheet is changed."
+    )
+
+
+class GameSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    dealer = serializers.IntegerField()
+    record = GameRecordFieldsSerializer()
+    winner = serializers.CharField(allow_null=True, help_text="re, kontra or null.")
+    value = serializers.IntegerField()
+    scores = serializers.DictField(child=serializers.IntegerField(), help_text="Points per seat.")
+    breakdown = serializers.ListField(child=serializers.DictField())
+    revision = serializers.IntegerField()
+
+
+class NextGameSerializer(serializers.Serializer):
+    game = serializers.IntegerField()
+    games_played = serializers.IntegerField()
+    games_left = serializers.IntegerField()
+    finished = serializers.BooleanField()
+    dealer = serializers.IntegerField(allow_null=True)
+    sitting_out = serializers.IntegerField(allow_null=True)
+    forced = serializers.IntegerField(allow_null=True)
+    compulsory_solo_allowed = serializers.BooleanField()
+    compulsory_allowed = serializers.ListField(child=serializers.IntegerField())
+    compulsory_open = serializers.ListField(child=serializers.IntegerField())
+
+
+class SheetStateSerializer(serializers.Serializer):
+    version = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=["open", "submitted", "confirmed"])
+    next = NextGameSerializer()
+
+
+class EntrySerializer(serializers.Serializer):
+    game = GameSerializer()
+    sheet = SheetStateSerializer()
+
+
+class SheetOnlySerializer(serializers.Serializer):
+    sheet = SheetStateSerializer()

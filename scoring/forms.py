@@ -1,0 +1,194 @@
+"""The captain's game form: a few taps in, a game record out (and errors mapped back)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+CONTRACTS = [
+    ("normal", _("Normal game")),
+    ("hochzeit", _("Hochzeit")),
+    ("solo", _("Solo")),
+    ("stille_hochzeit", _("Silent Hochzeit")),
+]
+SOLO_TYPES = [
+    ("karo", _("Diamonds (Trumpf)")),
+    ("herz", _("Hearts")),
+    ("pik", _("Spades")),
+    ("kreuz", _("Clubs")),
+    ("damen", _("Queens")),
+    ("buben", _("Jacks")),
+    ("fleischlos", _("Aces (no trumps)")),
+]
+LEVELS = [
+    ("", _("—")),
+    ("ansage", _("announced")),
+    ("90", _("no 90")),
+    ("60", _("no 60")),
+    ("30", _("no 30")),
+    ("schwarz", _("schwarz")),
+]
+PARTNER_TRICKS = [("1", "1"), ("2", "2"), ("3", "3"), ("", _("alone (Karo solo)"))]
+EXTRA_KINDS = ("fuchs", "doppelkopf", "karlchen")
+
+
+class GameForm(forms.Form):
+    """Seats are passed in as (position, name) choices; the sitting dealer is left out."""
+
+    contract = forms.ChoiceField(label=_("game type"), choices=CONTRACTS, widget=forms.RadioSelect)
+    solo = forms.ChoiceField(label=_("solo type"), choices=SOLO_TYPES, required=False)
+    soloist = forms.TypedChoiceField(
+        label=_("soloist"), coerce=int, required=False, widget=forms.RadioSelect, empty_value=None
+    )
+    re_players = forms.TypedMultipleChoiceField(
+        label=_("Re players"), coerce=int, required=False, widget=forms.CheckboxSelectMultiple
+    )
+    hochzeit_partner_trick = forms.ChoiceField(
+        label=_("partner found in trick"), choices=PARTNER_TRICKS, required=False,
+        widget=forms.RadioSelect,
+    )  # fmt: skip
+    re_announcement = forms.ChoiceField(label=_("Re announced"), choices=LEVELS, required=False)
+    kontra_announcement = forms.ChoiceField(
+        label=_("Kontra announced"), choices=LEVELS, required=False
+    )
+    re_points = forms.IntegerField(
+        label=_("card points of Re"),
+        min_value=0,
+        max_value=240,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "pattern": "[0-9]*"}),
+    )
+    re_tricks = forms.IntegerField(
+        label=_("tricks of Re (optional)"), min_value=0, max_value=12, required=False,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "pattern": "[0-9]*"}),
+    )  # fmt: skip
+
+    def __init__(self, *args: Any, seats: list[tuple[int, str]], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.seats = seats
+        self.fields["soloist"].choices = seats
+        self.fields["re_players"].choices = seats
+        for party in ("re", "kontra"):
+            for kind in EXTRA_KINDS:
+                self.fields[f"{party}_{kind}"] = forms.IntegerField(
+                    min_value=0, max_value=4, required=False, initial=0,
+                    widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "count"}),
+                )  # fmt: skip
+        for position, _name in seats:
+            self.fields[f"penalty_{position}"] = forms.IntegerField(
+                required=False, min_value=-30, max_value=30,
+                widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "count"}),
+            )  # fmt: skip
+
+    @property
+    def re_extras(self) -> list[forms.BoundField]:
+        return [self[f"re_{kind}"] for kind in EXTRA_KINDS]
+
+    @property
+    def kontra_extras(self) -> list[forms.BoundField]:
+        return [self[f"kontra_{kind}"] for kind in EXTRA_KINDS]
+
+    def penalty_fields(self) -> list[tuple[str, forms.BoundField]]:
+        return [(name, self[f"penalty_{position}"]) for position, name in self.seats]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        contract = data.get("contract")
+        if contract in ("solo", "stille_hochzeit") and not data.get("soloist"):
+            self.add_error("soloist", _("Choose the soloist."))
+        if contract == "solo" and not data.get("solo"):
+            self.add_error("solo", _("Choose the solo type."))
+        if contract in ("normal", "hochzeit"):
+            alone = contract == "hochzeit" and not data.get("hochzeit_partner_trick")
+            needed = 1 if alone else 2
+            if len(data.get("re_players") or []) != needed:
+                self.add_error(
+                    "re_players",
+                    _("Choose the Hochzeiter.") if alone else _("Choose the two Re players."),
+                )
+        return data
+
+    def to_payload(self, *, compulsory_open: tuple[int, ...], forced: int | None) -> dict[str, Any]:
+        """The game record for the rules engine. Compulsory is derived: a player's first
+        announced solo is his compulsory solo (TSR 4.3.1)."""
+        d = self.cleaned_data
+        contract = d["contract"]
+        payload: dict[str, Any] = {"contract": contract, "re_points": d["re_points"]}
+        if contract == "solo":
+            soloist = d["soloist"]
+            payload.update(solo=d["solo"], re=[soloist])
+            payload["compulsory"] = soloist in compulsory_open
+            payload["forced"] = forced is not None and soloist == forced
+        elif contract == "stille_hochzeit":
+            payload["re"] = [d["soloist"]]
+        else:
+            payload["re"] = sorted(d["re_players"])
+        if contract == "hochzeit":
+            trick = d.get("hochzeit_partner_trick")
+            payload["hochzeit_partner_trick"] = int(trick) if trick else None
+        announcements = {
+            party: d.get(f"{party}_announcement") or None for party in ("re", "kontra")
+        }
+        if any(announcements.values()):
+            payload["announcements"] = announcements
+        if d.get("re_tricks") is not None:
+            payload["re_tricks"] = d["re_tricks"]
+        extras = {
+            party: {kind: d.get(f"{party}_{kind}") or 0 for kind in EXTRA_KINDS}
+            for party in ("re", "kontra")
+        }
+        if any(n for party in extras.values() for n in party.values()):
+            payload["extras"] = extras
+        penalties = [
+            {"seat": position, "points": d.get(f"penalty_{position}")}
+            for position, _name in self.seats
+            if d.get(f"penalty_{position}")
+        ]
+        if penalties:
+            payload["penalties"] = penalties
+        return payload
+
+    @staticmethod
+    def initial_from_record(record: dict[str, Any]) -> dict[str, Any]:
+        """Form values for correcting a stored game."""
+        contract = record.get("contract", "normal")
+        initial: dict[str, Any] = {
+            "contract": contract,
+            "re_points": record.get("re_points"),
+            "re_tricks": record.get("re_tricks"),
+            "solo": record.get("solo") or "",
+        }
+        re = record.get("re") or []
+        if contract in ("solo", "stille_hochzeit"):
+            initial["soloist"] = re[0] if re else None
+        else:
+            initial["re_players"] = re
+        trick = record.get("hochzeit_partner_trick")
+        initial["hochzeit_partner_trick"] = str(trick) if trick else ""
+        for party, level in (record.get("announcements") or {}).items():
+            initial[f"{party}_announcement"] = level or ""
+        for party, counts in (record.get("extras") or {}).items():
+            for kind, n in counts.items():
+                initial[f"{party}_{kind}"] = n
+        for item in record.get("penalties") or []:
+            initial[f"penalty_{item['seat']}"] = item["points"]
+        return initial
+
+
+def form_field_for(record_field: str, contract: str | None) -> str | None:
+    """Where an engine error about ``record_field`` shows up in the form."""
+    head = record_field.split(".")[0]
+    if head == "re":
+        return "soloist" if contract in ("solo", "stille_hochzeit") else "re_players"
+    if head == "announcements":
+        party = record_field.split(".")[1] if "." in record_field else "re"
+        return f"{party}_announcement"
+    if head == "extras":
+        parts = record_field.split(".")
+        if len(parts) == 3:
+            return f"{parts[1]}_{parts[2]}"
+        return None
+    if head in ("re_points", "re_tricks", "solo", "hochzeit_partner_trick", "contract"):
+        return head
+    return None

@@ -1,0 +1,111 @@
+"""The captain's pages through the HTML forms."""
+
+import pytest
+from django.test import Client
+
+from scoring.models import Game, ScoreSheet
+from tests.factories import make_tournament, running_table
+
+
+@pytest.fixture
+def table(db):
+    return running_table(make_tournament())
+
+
+def url(table, suffix: str = "") -> str:
+    return f"/tisch/{table.captain_token}/{suffix}"
+
+
+def form(**fields) -> dict:
+    data = {"contract": "normal", "re_players": ["1", "3"], "re_points": "130", "version": "0"}
+    data.update(fields)
+    return data
+
+
+def test_page_shows_next_game_and_dealer(client: Client, table) -> None:
+    html = client.get(url(table)).content.decode()
+    assert "Spiel 1" in html and "Nachname1" in html
+    assert 'name="idempotency_key"' in html
+
+
+def test_enter_game_and_see_running_totals(client: Client, table) -> None:
+    response = client.post(url(table, "spiel/"), form(idempotency_key="a1"))
+    assert response.status_code == 302
+    game = Game.objects.get()
+    assert game.value == 1 and game.dealer == 1
+    html = client.get(url(table)).content.decode()
+    assert "Spiel 2" in html
+
+
+def test_double_submit_with_same_key_saves_once(client: Client, table) -> None:
+    client.post(url(table, "spiel/"), form(idempotency_key="same"))
+    client.post(url(table, "spiel/"), form(idempotency_key="same"))
+    assert Game.objects.count() == 1
+
+
+def test_errors_next_to_field_keep_input(client: Client, table) -> None:
+    response = client.post(url(table, "spiel/"), form(re_points="250", re_tricks="3"))
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert 'value="250"' in html
+    assert 'id="id_re_points"' in html and "field-error" in html
+    assert not Game.objects.exists()
+
+
+def test_engine_error_lands_on_its_field(client: Client, table) -> None:
+    response = client.post(url(table, "spiel/"), form(re_points="100", re_tricks="1"))
+    html = response.content.decode()
+    assert "Diese Stiche können diese Augen nicht enthalten." in html
+    assert 'value="100"' in html
+
+
+def test_stale_version_gets_conflict(client: Client, table) -> None:
+    client.post(url(table, "spiel/"), form(idempotency_key="x1"))
+    response = client.post(url(table, "spiel/"), form(idempotency_key="x2", version="0"))
+    assert response.status_code == 409
+    assert Game.objects.count() == 1
+
+
+def test_preview_shows_value_without_saving(client: Client, table) -> None:
+    response = client.post(
+        url(table, "vorschau/"),
+        form(re_announcement="ansage"),
+        HTTP_HX_REQUEST="true",
+    )
+    html = response.content.decode()
+    assert "Re gewinnt" in html and "<strong>3</strong>" in html
+    assert not Game.objects.exists()
+
+
+def test_solo_compulsory_is_derived(client: Client, table) -> None:
+    client.post(
+        url(table, "spiel/"),
+        {"contract": "solo", "solo": "damen", "soloist": "3", "re_points": "150", "version": "0"},
+    )
+    game = Game.objects.get()
+    assert game.record["compulsory"] is True and game.record["forced"] is False
+    assert game.scores == {"1": -1, "2": -1, "3": 3, "4": -1}
+
+
+def test_correct_a_game(client: Client, table) -> None:
+    client.post(url(table, "spiel/"), form())
+    page = client.get(url(table, "spiel/1/")).content.decode()
+    assert 'value="130"' in page
+    client.post(url(table, "spiel/1/"), form(re_points="100", version="1"))
+    assert Game.objects.get().winner == "kontra"
+
+
+def test_link_refused_outside_running_series(client: Client, table) -> None:
+    table.series.status = "closed"
+    table.series.save()
+    response = client.get(url(table))
+    assert response.status_code == 403
+    assert client.post(url(table, "spiel/"), form()).status_code == 403
+    assert client.get("/tisch/unknown-token/").status_code == 404
+
+
+def test_submit_refused_with_findings(client: Client, table) -> None:
+    client.post(url(table, "spiel/"), form())
+    response = client.post(url(table, "abgeben/"), {"seat": "4", "version": "1"}, follow=True)
+    assert ScoreSheet.objects.get().status == "open"
+    assert "flash-error" in response.content.decode()
