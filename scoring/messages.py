@@ -79,7 +79,8 @@ FINDING_MESSAGES = {
     "forced_wrong_player": gettext_lazy("Seat %(expected)s must be forced, not seat %(actual)s."),
     "compulsory_solo_twice": gettext_lazy("Seat %(seat)s has played his compulsory solo already."),
     "voluntary_solo_before_compulsory": gettext_lazy(
-        "Seat %(seat)s has not played his compulsory solo yet: his first solo is the compulsory one."
+        "Seat %(seat)s has not played his compulsory solo yet: "
+        "his first solo is the compulsory one."
     ),
     "compulsory_solo_missing": gettext_lazy("Seat %(seat)s has not played his compulsory solo."),
     "too_few_games": gettext_lazy("%(actual)s of %(expected)s games entered."),
@@ -110,6 +111,7 @@ def finding_message(code: str, data: Mapping[str, object], game: int | None = No
     if template is None:
         return _("Check failed (%(code)s).") % {"code": code}
     return str(template) % _Lenient({**data, "game": game if game is not None else "?"})
+
 
 #: Labels of the breakdown items (rules.contracts.Item), for explaining a game's value.
 ITEM_LABELS = {

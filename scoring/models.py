@@ -41,6 +41,9 @@ class ScoreSheet(models.Model):
         verbose_name = _("score sheet")
         verbose_name_plural = _("score sheets")
 
+    def __str__(self) -> str:
+        return f"{self.table} ({self.status}, v{self.version})"
+
 
 class Game(models.Model):
     """One row of the sheet: the record as entered, and what the rules engine computed."""
@@ -50,7 +53,7 @@ class Game(models.Model):
     number = models.PositiveSmallIntegerField(_("game"))
     dealer = models.PositiveSmallIntegerField(_("dealer"))
     record = models.JSONField(_("game record"))
-    winner = models.CharField(max_length=10, null=True, blank=True)
+    winner = models.CharField(max_length=10, blank=True)  # "re", "kontra" or "" (no winner)
     value = models.IntegerField(default=0)
     breakdown = models.JSONField(default=list)
     scores = models.JSONField(default=dict)  # {"seat": points}
@@ -66,6 +69,9 @@ class Game(models.Model):
             models.UniqueConstraint(fields=["table", "number"], name="game_number_unique"),
             models.CheckConstraint(condition=Q(number__gte=1), name="game_number_positive"),
         ]
+
+    def __str__(self) -> str:
+        return f"{self.table} #{self.number}"
 
 
 class Penalty(models.Model):
@@ -91,6 +97,9 @@ class Penalty(models.Model):
                 condition=Q(points__lt=0) & Q(points__gte=-12), name="penalty_deduction_range"
             ),
         ]
+
+    def __str__(self) -> str:
+        return f"{self.registration} {self.points} ({self.reason})"
 
 
 class PlayerScore(models.Model):
@@ -128,6 +137,9 @@ class PlayerScore(models.Model):
         ]
         indexes = [models.Index(fields=["tournament", "registration"])]
 
+    def __str__(self) -> str:
+        return f"{self.registration}: {self.points}"
+
 
 class AuditEntry(models.Model):
     """Every change to results: who, when, through which link or account, before and after."""
@@ -150,6 +162,9 @@ class AuditEntry(models.Model):
         verbose_name = _("audit entry")
         verbose_name_plural = _("audit entries")
 
+    def __str__(self) -> str:
+        return f"{self.action} {self.created_at:%Y-%m-%d %H:%M}"
+
 
 class IdempotencyRecord(models.Model):
     """The answer to a submission, kept so that a retried request creates nothing twice."""
@@ -165,3 +180,6 @@ class IdempotencyRecord(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["table", "key"], name="idempotency_key_unique"),
         ]
+
+    def __str__(self) -> str:
+        return f"{self.table} {self.key}"

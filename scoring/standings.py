@@ -45,7 +45,9 @@ def _aggregate(
             "withdrawn_from_series",
         )
         .annotate(
-            total=Coalesce(Sum("scores__points", filter=scope), Value(0), output_field=IntegerField()),
+            total=Coalesce(
+                Sum("scores__points", filter=scope), Value(0), output_field=IntegerField()
+            ),
             games=Count("scores", filter=scope & Q(scores__played=True)),
             solos=Count("scores", filter=scope & Q(scores__solo=True)),
             solos_won=Count("scores", filter=scope & Q(scores__solo=True, scores__won=True)),

@@ -1,19 +1,47 @@
 from django.urls import path
 
-from scoring.views import captain
+from scoring.views import organizer, public
+from scoring.views.captain import CaptainDoor, OrganizerDoor, door_views
 
 app_name = "scoring"
 
+CAPTAIN = door_views(CaptainDoor)
+ORGANIZER = door_views(OrganizerDoor)
+
+
+def sheet_paths(prefix: str, views: dict, name: str) -> list:  # type: ignore[type-arg]
+    """The same sheet pages under the captain's link and under the organizer's pages."""
+    return [
+        path(f"{prefix}", views["home"], name=name),
+        path(f"{prefix}spiel/", views["game"], name=f"{name}-game"),
+        path(f"{prefix}spiel/<int:number>/", views["game"], name=f"{name}-correct"),
+        path(f"{prefix}vorschau/", views["preview"], name=f"{name}-preview"),
+        path(f"{prefix}loeschen/", views["delete"], name=f"{name}-delete"),
+        path(f"{prefix}abgeben/", views["submit"], name=f"{name}-submit"),
+        path(f"{prefix}bestaetigen/", views["confirm"], name=f"{name}-confirm"),
+    ]
+
+
 urlpatterns = [
-    path("tisch/<str:token>/", captain.TableHomeView.as_view(), name="captain"),
-    path("tisch/<str:token>/spiel/", captain.GameSaveView.as_view(), name="captain-game"),
+    *sheet_paths("tisch/<str:token>/", CAPTAIN, "captain"),
+    *sheet_paths("verwaltung/<slug:slug>/tisch/<int:table_id>/", ORGANIZER, "sheet"),
+    # Public
+    path("turniere/<slug:slug>/tabelle/", public.StandingsView.as_view(), name="standings"),
     path(
-        "tisch/<str:token>/spiel/<int:number>/",
-        captain.GameSaveView.as_view(),
-        name="captain-correct",
+        "turniere/<slug:slug>/serie/<int:number>/tabelle/",
+        public.StandingsView.as_view(),
+        name="series-standings",
     ),
-    path("tisch/<str:token>/vorschau/", captain.PreviewView.as_view(), name="captain-preview"),
-    path("tisch/<str:token>/loeschen/", captain.DeleteLastView.as_view(), name="captain-delete"),
-    path("tisch/<str:token>/abgeben/", captain.SubmitView.as_view(), name="captain-submit"),
-    path("tisch/<str:token>/bestaetigen/", captain.ConfirmView.as_view(), name="captain-confirm"),
+    path(
+        "turniere/<slug:slug>/spieler/<int:start_number>/",
+        public.PlayerGamesView.as_view(),
+        name="player",
+    ),
+    # Organizers
+    path(
+        "verwaltung/<slug:slug>/serie/<int:number>/fortschritt/",
+        organizer.ProgressView.as_view(),
+        name="progress",
+    ),
+    path("verwaltung/<slug:slug>/protokoll/", organizer.AuditLogView.as_view(), name="audit"),
 ]

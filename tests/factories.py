@@ -8,7 +8,9 @@ from tournaments.models import Player, Registration, Seat, Series, Table, Tourna
 from tournaments.services.lifecycle import ensure_series
 
 
-def add_players(tournament: Tournament, count: int, *, checked_in: bool = True) -> list[Registration]:
+def add_players(
+    tournament: Tournament, count: int, *, checked_in: bool = True
+) -> list[Registration]:
     start = tournament.registrations.count()
     registrations = []
     for i in range(start + 1, start + count + 1):
@@ -21,7 +23,6 @@ def add_players(tournament: Tournament, count: int, *, checked_in: bool = True) 
             )
         )
     return registrations
-
 
 
 def make_tournament(slug: str = "cup", series_count: int = 2, **fields: object) -> Tournament:

@@ -17,17 +17,18 @@ DEMO_SLUG = "demo"
 DEMO_USER = "demo"
 DEMO_PASSWORD = "demo"
 
-FIRST_NAMES = (
-    "Anna Bernd Claudia Dieter Elke Frank Gabi Heinz Ingrid Jürgen Karin Lothar Monika Norbert "
-    "Olga Peter Renate Stefan Tanja Uwe Vera Werner Yvonne Zeynep Andreas Birgit Christian "
-    "Doris Erwin Friederike Günter Hannelore Ingo Jutta Klaus Lena Manfred Nicole Otto Petra "
-    "Ralf Sabine Thomas Ulrike Volker Waltraud Jan Marie Lukas Sophie"
+FIRST_NAMES = (  # noqa: SIM905 (names read better as text)
+    "Anna Bernd Claudia Dieter Elke Frank Gabi Heinz Ingrid Jürgen Karin Lothar Monika "
+    "Norbert Olga Peter Renate Stefan Tanja Uwe Vera Werner Yvonne Zeynep Andreas Birgit "
+    "Christian Doris Erwin Friederike Günter Hannelore Ingo Jutta Klaus Lena Manfred Nicole "
+    "Otto Petra Ralf Sabine Thomas Ulrike Volker Waltraud Jan Marie Lukas Sophie"
 ).split()
-LAST_NAMES = (
+LAST_NAMES = (  # noqa: SIM905
     "Müller Schmidt Schneider Fischer Weber Meyer Wagner Becker Schulz Hoffmann Schäfer Koch "
-    "Bauer Richter Klein Wolf Schröder Neumann Schwarz Zimmermann Braun Krüger Hofmann Hartmann "
-    "Lange Schmitt Werner Krause Meier Lehmann Schmid Schulze Maier Köhler Herrmann König Walter "
-    "Mayer Huber Kaiser Fuchs Peters Lang Scholz Möller Weiß Jung Hahn Vogel Friedrich"
+    "Bauer Richter Klein Wolf Schröder Neumann Schwarz Zimmermann Braun Krüger Hofmann "
+    "Hartmann Lange Schmitt Werner Krause Meier Lehmann Schmid Schulze Maier Köhler Herrmann "
+    "König Walter Mayer Huber Kaiser Fuchs Peters Lang Scholz Möller Weiß Jung Hahn Vogel "
+    "Friedrich"
 ).split()
 CLUBS = (
     "DK Kreuz-Damen Köln",

@@ -157,7 +157,7 @@ def _save_scores(game: Game, table: Table, record: GameRecord) -> None:
             played=not record.not_played and seat != record.sitting_out,
             solo=seat == soloist,
             compulsory=seat == soloist and record.compulsory,
-            won=winner is not None
+            won=bool(winner)
             and ((seat in record.re) == (winner == "re"))
             and seat != record.sitting_out,
         )
@@ -170,7 +170,7 @@ def game_json(game: Game) -> dict[str, Any]:
         "number": game.number,
         "dealer": game.dealer,
         "record": game.record,
-        "winner": game.winner,
+        "winner": game.winner or None,
         "value": game.value,
         "scores": game.scores,
         "breakdown": game.breakdown,
@@ -303,7 +303,7 @@ def save_game(
         game.revision += 1
     game.dealer = record.dealer or 0
     game.record = stored
-    game.winner = None if result.winner is None else result.winner.value
+    game.winner = "" if result.winner is None else result.winner.value
     game.value = result.value
     game.scores = {str(seat): points for seat, points in result.scores.items()}
     game.breakdown = result.to_json()["breakdown"]

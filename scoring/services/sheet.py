@@ -14,9 +14,9 @@ from scoring.models import ScoreSheet
 from scoring.rulesets import ruleset_for
 from scoring.services import Actor, EntryError, EntryResult
 from scoring.services.entry import (
-    record_audit,
     check_version,
     lock_table,
+    record_audit,
     sheet_state,
     stored_records,
     table_size,

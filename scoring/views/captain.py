@@ -10,6 +10,8 @@ import uuid
 from typing import Any
 
 from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
@@ -29,29 +31,48 @@ from scoring.services.entry import (
 )
 from scoring.services.sheet import confirm_sheet, findings_for, submit_sheet
 from tournaments.models import Series, Table
+from tournaments.permissions import is_organizer
 
 
-class CaptainView(View):
-    """Resolves the table from the token; the link works only while the series runs."""
+class SheetView(View):
+    """A table's sheet. Subclasses decide who may open it (``resolve``), who acts
+    (``actor``) and where its pages live (``base``); captains and organizers share the rest."""
 
     table: Table
+    as_organizer = False
 
     def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        self.table = get_object_or_404(
-            Table.objects.select_related("series__tournament"), captain_token=kwargs["token"]
-        )
-        if self.table.series.status != Series.Status.RUNNING:
-            return render(request, "scoring/captain_closed.html", {"table": self.table}, status=403)
+        refused = self.resolve(request, **kwargs)
+        if refused is not None:
+            return refused
         return super().dispatch(request, *args, **kwargs)
 
+    def resolve(self, request: HttpRequest, **kwargs: Any) -> HttpResponse | None:
+        raise NotImplementedError
+
     def actor(self) -> Actor:
-        seat = self.request.POST.get("seat") or self.request.COOKIES.get(f"seat-{self.table.pk}")
-        return Actor("captain", seat=int(seat) if seat and seat.isdigit() else None)
+        raise NotImplementedError
+
+    def base(self) -> str:
+        raise NotImplementedError
+
+    def reason(self) -> str:
+        return self.request.POST.get("reason", "").strip()
+
+    def home(self) -> HttpResponse:
+        return redirect(self.base())
 
     def seats(self) -> list[Any]:
         return list(self.table.seats.select_related("registration__player").order_by("position"))
 
-    def page(self, form: GameForm | None = None, *, editing: Game | None = None, status: int = 200, **extra: Any) -> HttpResponse:  # noqa: E501
+    def page(
+        self,
+        form: GameForm | None = None,
+        *,
+        editing: Game | None = None,
+        status: int = 200,
+        **extra: Any,
+    ) -> HttpResponse:
         seats = self.seats()
         sheet, _created = ScoreSheet.objects.get_or_create(table=self.table)
         games = list(Game.objects.filter(table=self.table).order_by("number"))
@@ -85,6 +106,9 @@ class CaptainView(View):
                 "form": form,
                 "editing": editing,
                 "idempotency_key": uuid.uuid4().hex,
+                "base": self.base(),
+                "as_organizer": self.as_organizer,
+                "reason": self.reason() if self.request.method == "POST" else "",
                 "errors": [f for f in findings if f["severity"] == Severity.ERROR.value],
                 "warnings": [f for f in findings if f["severity"] == Severity.WARNING.value],
                 **extra,
@@ -125,12 +149,34 @@ def _attach(form: GameForm, error: EntryError) -> None:
     form.add_error(field if field in form.fields else None, error.message)
 
 
-class TableHomeView(CaptainView):
+class CaptainDoor:
+    """The private table link: works only while the series runs."""
+
+    table: Table
+    request: HttpRequest
+
+    def resolve(self, request: HttpRequest, **kwargs: Any) -> HttpResponse | None:
+        self.table = get_object_or_404(
+            Table.objects.select_related("series__tournament"), captain_token=kwargs["token"]
+        )
+        if self.table.series.status != Series.Status.RUNNING:
+            return render(request, "scoring/captain_closed.html", {"table": self.table}, status=403)
+        return None
+
+    def actor(self) -> Actor:
+        seat = self.request.POST.get("seat")
+        return Actor("captain", seat=int(seat) if seat and seat.isdigit() else None)
+
+    def base(self) -> str:
+        return f"/tisch/{self.table.captain_token}/"
+
+
+class TableHomeView(SheetView):
     def get(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         return self.page()
 
 
-class GameSaveView(CaptainView):
+class GameSaveView(SheetView):
     """Enter the next game (no ``number``) or correct game ``number``."""
 
     def get(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
@@ -156,6 +202,7 @@ class GameSaveView(CaptainView):
                 number=number,
                 expected_version=_version(request),
                 actor=self.actor(),
+                reason=self.reason(),
                 idempotency_key=request.POST.get("idempotency_key") or None,
             )
         except EntryError as exc:
@@ -166,10 +213,10 @@ class GameSaveView(CaptainView):
             return self.page(form, editing=editing)
         if number:
             messages.success(request, _("Game %(n)d corrected.") % {"n": number})
-        return redirect("scoring:captain", token=self.table.captain_token)
+        return self.home()
 
 
-class PreviewView(CaptainView):
+class PreviewView(SheetView):
     """The value of the game as typed so far (htmx, no saving)."""
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
@@ -199,18 +246,23 @@ class PreviewView(CaptainView):
         return render(request, "scoring/_preview.html", context)
 
 
-class DeleteLastView(CaptainView):
+class DeleteLastView(SheetView):
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         try:
-            delete_last_game(self.table.pk, expected_version=_version(request), actor=self.actor())
+            delete_last_game(
+                self.table.pk,
+                expected_version=_version(request),
+                actor=self.actor(),
+                reason=self.reason(),
+            )
         except EntryError as exc:
             messages.error(request, exc.message)
         else:
             messages.success(request, _("The last game was deleted."))
-        return redirect("scoring:captain", token=self.table.captain_token)
+        return self.home()
 
 
-class SubmitView(CaptainView):
+class SubmitView(SheetView):
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         actor = self.actor()
         try:
@@ -223,10 +275,10 @@ class SubmitView(CaptainView):
             messages.success(
                 request, _("Submitted. Another player at the table now confirms the sheet.")
             )
-        return redirect("scoring:captain", token=self.table.captain_token)
+        return self.home()
 
 
-class ConfirmView(CaptainView):
+class ConfirmView(SheetView):
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         actor = self.actor()
         try:
@@ -235,5 +287,49 @@ class ConfirmView(CaptainView):
             messages.error(request, exc.message)
         else:
             messages.success(request, _("Thank you, the sheet is confirmed."))
-        return redirect("scoring:captain", token=self.table.captain_token)
+        return self.home()
 
+
+class OrganizerDoor:
+    """The same pages for the tournament's organizers, in any series state after the start;
+    changes to a submitted sheet or a closed series need a reason (audited)."""
+
+    table: Table
+    request: HttpRequest
+    as_organizer = True
+
+    def resolve(self, request: HttpRequest, **kwargs: Any) -> HttpResponse | None:
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        self.table = get_object_or_404(
+            Table.objects.select_related("series__tournament"),
+            pk=kwargs["table_id"],
+            series__tournament__slug=kwargs["slug"],
+        )
+        if not is_organizer(request.user, self.table.series.tournament):
+            raise PermissionDenied
+        return None
+
+    def actor(self) -> Actor:
+        return Actor("organizer", user=self.request.user)
+
+    def base(self) -> str:
+        return f"/verwaltung/{self.table.series.tournament.slug}/tisch/{self.table.pk}/"
+
+
+PAGES = {
+    "home": TableHomeView,
+    "game": GameSaveView,
+    "preview": PreviewView,
+    "delete": DeleteLastView,
+    "submit": SubmitView,
+    "confirm": ConfirmView,
+}
+
+
+def door_views(door: type) -> dict[str, Any]:
+    """The sheet pages behind one door, ready for the URL patterns."""
+    return {
+        name: type(f"{door.__name__}{page.__name__}", (door, page), {}).as_view()
+        for name, page in PAGES.items()
+    }

@@ -23,7 +23,7 @@ def _entries() -> list[tuple[str, list[str]]]:
         forms.clear()
         fuzzy = False
 
-    for line in (LOCALE / "django.po").read_text().splitlines() + [""]:
+    for line in [*(LOCALE / "django.po").read_text().splitlines(), ""]:
         if not line.strip():
             flush()
             target = None

@@ -32,7 +32,9 @@ def test_totals_places_and_penalties(tournament) -> None:
     by_seat = {r["start_number"]: r for r in rows}
     # game 1: seats 1, 3 +1, seats 2, 4 -1; game 2: soloist 2 wins value 1: +3, others -1
     assert {n: r["total"] for n, r in by_seat.items()} == {1: 0, 2: 2, 3: 0, 4: -4}
-    assert by_seat[2]["solos"] == 1 and by_seat[2]["compulsory"] == 1 and by_seat[2]["solos_won"] == 1
+    assert (
+        by_seat[2]["solos"] == 1 and by_seat[2]["compulsory"] == 1 and by_seat[2]["solos_won"] == 1
+    )
     assert rows[0]["start_number"] == 2 and rows[0]["place"] == 1
     assert by_seat[1]["games"] == 2
     assert by_seat[1]["series"] == [by_seat[1]["total"]]

@@ -10,7 +10,11 @@ from openpyxl import Workbook
 from tournaments import importing
 from tournaments.models import Player, Tournament
 
-GOOD_CSV = "Vorname;Nachname;Verein;DDV-Nr;E-Mail\nKarla;Kreuz;Dulle e.V.;123;k@example.org\nPeter;Pik;;;\n"
+GOOD_CSV = (
+    "Vorname;Nachname;Verein;DDV-Nr;E-Mail\n"
+    "Karla;Kreuz;Dulle e.V.;123;k@example.org\n"
+    "Peter;Pik;;;\n"
+)
 
 
 def xlsx(rows: list[list[object]]) -> bytes:
@@ -37,7 +41,9 @@ def test_parse_xlsx_numbers_as_text() -> None:
 
 
 def test_parse_reports_errors_per_row_and_field() -> None:
-    content = b"Vorname,Nachname,DDV-Nr,E-Mail\nKarla,,12x,kein-mail\nKarla,Kreuz,,\nKarla,Kreuz,,\n"
+    content = (
+        b"Vorname,Nachname,DDV-Nr,E-Mail\nKarla,,12x,kein-mail\nKarla,Kreuz,,\nKarla,Kreuz,,\n"
+    )
     rows = importing.parse_players("liste.csv", content)
     assert set(rows[0].errors) == {"last_name", "ddv_number", "email"}
     assert rows[1].errors == {}
@@ -59,9 +65,7 @@ def test_unreadable_files_are_refused_whole(name: str, content: bytes) -> None:
 
 
 def upload(client: Client, name: str, content: bytes):
-    return client.post(
-        "/verwaltung/herbst/import/", {"file": SimpleUploadedFile(name, content)}
-    )
+    return client.post("/verwaltung/herbst/import/", {"file": SimpleUploadedFile(name, content)})
 
 
 def test_import_preview_then_confirm(alice_client: Client, tournament: Tournament) -> None:

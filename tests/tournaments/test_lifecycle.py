@@ -54,7 +54,7 @@ def test_draw_refuses_impossible_table_split(tournament: Tournament) -> None:
 def test_steps_out_of_order_are_refused(tournament: Tournament) -> None:
     add_players(tournament, 16)
     s1, s2, s3 = (series(tournament, n) for n in (1, 2, 3))
-    with pytest.raises(ServiceError, match="."):
+    with pytest.raises(ServiceError):
         start_series(s1)  # not drawn
     with pytest.raises(ServiceError):
         close_series(s1)  # not running

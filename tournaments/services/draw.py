@@ -37,9 +37,7 @@ def history_before(series: Series) -> list[list[list[int]]]:
 
 
 def present_players(series: Series) -> list[Registration]:
-    registrations = series.tournament.registrations.select_related("player").filter(
-        checked_in=True
-    )
+    registrations = series.tournament.registrations.select_related("player").filter(checked_in=True)
     return [r for r in registrations if r.plays_in(series.number)]
 
 
@@ -85,8 +83,7 @@ def draw_series(
     registrations = present_players(series)
     by_number = {r.start_number: r for r in registrations}
     players = [
-        seating.SeatingPlayer(id=r.start_number, club=r.player.club or None)
-        for r in registrations
+        seating.SeatingPlayer(id=r.start_number, club=r.player.club or None) for r in registrations
     ]
     options = seating.SeatingOptions(
         seed=seed if seed is not None else secrets.randbelow(2**31),
@@ -150,7 +147,8 @@ def swap_players(series: Series, first: Registration, second: Registration) -> i
     series = Series.objects.select_for_update().get(pk=series.pk)
     if series.status != Series.Status.DRAWN:
         raise ServiceError(
-            "swap_not_allowed", _("Players can only be swapped after the draw and before the start.")
+            "swap_not_allowed",
+            _("Players can only be swapped after the draw and before the start."),
         )
     seats = {
         seat.registration_id: seat

@@ -52,9 +52,7 @@ def close_series(series: Series) -> Series:
     series.closed_at = timezone.now()
     series.save(update_fields=["status", "closed_at"])
     if not Series.objects.filter(tournament=series.tournament).exclude(status="closed").exists():
-        Tournament.objects.filter(pk=series.tournament_id).update(
-            status=Tournament.Status.FINISHED
-        )
+        Tournament.objects.filter(pk=series.tournament_id).update(status=Tournament.Status.FINISHED)
     return series
 
 

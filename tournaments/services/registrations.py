@@ -61,9 +61,7 @@ def _create_player(data: PlayerData) -> Player:
     )
 
 
-def _register(
-    tournament: Tournament, player: Player, *, checked_in: bool = False
-) -> Registration:
+def _register(tournament: Tournament, player: Player, *, checked_in: bool = False) -> Registration:
     if tournament.registrations.filter(player=player).exists():
         raise ServiceError(
             "already_registered",

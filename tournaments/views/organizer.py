@@ -57,7 +57,10 @@ class DashboardView(OrganizerMixin, TemplateView):
             registration_link=self.request.build_absolute_uri(
                 reverse(
                     "tournaments:self-register",
-                    kwargs={"slug": self.tournament.slug, "token": self.tournament.registration_token},
+                    kwargs={
+                        "slug": self.tournament.slug,
+                        "token": self.tournament.registration_token,
+                    },
                 )
             ),
         )

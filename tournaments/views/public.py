@@ -86,9 +86,7 @@ class SeriesPublicView(TemplateView):
     template_name = "tournaments/series_public.html"
 
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
-        tournament = get_object_or_404(
-            visible_tournaments(self.request.user), slug=kwargs["slug"]
-        )
+        tournament = get_object_or_404(visible_tournaments(self.request.user), slug=kwargs["slug"])
         series = get_object_or_404(tournament.series, number=kwargs["number"])
         if series.status == Series.Status.PLANNED:
             raise Http404

@@ -31,9 +31,7 @@ class SeriesManageView(OrganizerMixin, TemplateView):
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)
         series = kwargs.get("series") or self.get_series()
-        seated = self.tournament.registrations.filter(seats__series=series).select_related(
-            "player"
-        )
+        seated = self.tournament.registrations.filter(seats__series=series).select_related("player")
         context.update(
             series=series,
             tables=tables_with_seats(series),
@@ -69,7 +67,9 @@ class SeriesManageView(OrganizerMixin, TemplateView):
             seed=form.cleaned_data["seed"],
             mode=form.cleaned_data["mode"],
             keep_clubs_apart=form.cleaned_data["keep_clubs_apart"],
-            standings=self.standings_order(series) if form.cleaned_data["mode"] == "standings" else (),
+            standings=self.standings_order(series)
+            if form.cleaned_data["mode"] == "standings"
+            else (),
         )
         messages.success(
             self.request,

@@ -1,0 +1,96 @@
+"""Standings, player and progress pages; the organizer's change log."""
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+
+from scoring.services import Actor
+from scoring.services.entry import save_game
+from tests.factories import make_tournament, running_table
+
+CAPTAIN = Actor("captain", seat=4)
+GAME = {"contract": "normal", "re": [1, 3], "announcements": {"re": "ansage"}, "re_points": 130}
+
+
+@pytest.fixture
+def tournament(db):
+    t = make_tournament(slug="cup")
+    table = running_table(t)
+    save_game(table.pk, GAME, dealer=1, actor=CAPTAIN)
+    return t
+
+
+@pytest.fixture
+def organizer_client(tournament) -> Client:
+    user = User.objects.create_user("org")
+    tournament.organizers.add(user)
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def test_public_standings(client: Client, tournament) -> None:
+    html = client.get("/turniere/cup/tabelle/").content.decode()
+    assert "Vorname1 Nachname1" in html and "<strong>3</strong>" in html
+    partial = client.get("/turniere/cup/tabelle/", HTTP_HX_REQUEST="true").content.decode()
+    assert "<html" not in partial and "Nachname1" in partial
+
+
+def test_series_standings(client: Client, tournament) -> None:
+    assert "Nachname4" in client.get("/turniere/cup/serie/1/tabelle/").content.decode()
+
+
+def test_private_tournament_standings_hidden(client: Client, tournament) -> None:
+    tournament.is_public = False
+    tournament.save()
+    assert client.get("/turniere/cup/tabelle/").status_code == 404
+
+
+def test_player_page_lists_games(client: Client, tournament) -> None:
+    html = client.get("/turniere/cup/spieler/1/").content.decode()
+    assert "Vorname1 Nachname1" in html and "Re-Ansage" in html
+
+
+def test_progress_board_for_organizers_only(
+    organizer_client: Client, client: Client, tournament
+) -> None:
+    html = organizer_client.get("/verwaltung/cup/serie/1/fortschritt/").content.decode()
+    assert "1 / 24" in html
+    assert client.get("/verwaltung/cup/serie/1/fortschritt/").status_code == 302
+    other = Client()
+    other.force_login(User.objects.create_user("other"))
+    assert other.get("/verwaltung/cup/serie/1/fortschritt/").status_code == 403
+
+
+def test_change_log(organizer_client: Client, tournament) -> None:
+    html = organizer_client.get("/verwaltung/cup/protokoll/").content.decode()
+    assert "scoring.game.created" in html and "captain link table 1, seat 4" in html
+
+
+def test_organizer_corrects_a_closed_series_with_reason(
+    organizer_client: Client, tournament
+) -> None:
+    series = tournament.series.get(number=1)
+    series.status = "closed"
+    series.save()
+    table = series.tables.get()
+    base = f"/verwaltung/cup/tisch/{table.pk}/"
+    assert organizer_client.get(base).status_code == 200
+    data = {"contract": "normal", "re_players": ["1", "3"], "re_points": "100"}
+    response = organizer_client.post(base + "spiel/1/", data)
+    assert "Bitte einen Grund angeben" in response.content.decode()
+    response = organizer_client.post(base + "spiel/1/", {**data, "reason": "Zählfehler"})
+    assert response.status_code == 302
+    from scoring.models import AuditEntry, Game
+
+    assert Game.objects.get().winner == "kontra"
+    entry = AuditEntry.objects.get(action="scoring.game.corrected")
+    assert entry.reason == "Zählfehler" and entry.user.username == "org"
+
+
+def test_organizer_sheet_refused_to_others(client: Client, tournament) -> None:
+    table = tournament.series.get(number=1).tables.get()
+    other = Client()
+    other.force_login(User.objects.create_user("other"))
+    assert other.get(f"/verwaltung/cup/tisch/{table.pk}/").status_code == 403
+    assert client.get(f"/verwaltung/cup/tisch/{table.pk}/").status_code == 302
