@@ -202,9 +202,7 @@ class Seat(models.Model):
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
     series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="seats")
     position = models.PositiveSmallIntegerField(_("seat"))
-    registration = models.ForeignKey(
-        Registration, on_delete=models.PROTECT, related_name="seats"
-    )
+    registration = models.ForeignKey(Registration, on_delete=models.PROTECT, related_name="seats")
 
     class Meta:
         ordering = ["table", "position"]

@@ -21,7 +21,9 @@ urlpatterns = [
     # Organizers
     path("verwaltung/neu/", organizer.TournamentCreateView.as_view(), name="create"),
     path("verwaltung/<slug:slug>/", organizer.DashboardView.as_view(), name="manage"),
-    path("verwaltung/<slug:slug>/bearbeiten/", organizer.TournamentUpdateView.as_view(), name="edit"),
+    path(
+        "verwaltung/<slug:slug>/bearbeiten/", organizer.TournamentUpdateView.as_view(), name="edit"
+    ),
     path(
         "verwaltung/<slug:slug>/spieler/",
         players.RegistrationListView.as_view(),
