@@ -41,7 +41,9 @@ def table_from_url(request: Request, slug: str, series: int, number: int) -> Tab
     if table is None:
         raise Http404
     own = captain_table(request)
-    if not ((own is not None and own.pk == table.pk) or can_view(request.user, table.series.tournament)):
+    if not (
+        (own is not None and own.pk == table.pk) or can_view(request.user, table.series.tournament)
+    ):
         raise Http404
     return table
 
@@ -51,9 +53,7 @@ def writer(request: Request, table: Table, *, seat: int | None = None) -> Actor:
     own = captain_table(request)
     if own is not None:
         if own.pk != table.pk:
-            raise ApiError(
-                403, "wrong_table", _("This table link belongs to another table.")
-            )
+            raise ApiError(403, "wrong_table", _("This table link belongs to another table."))
         if table.series.status != Series.Status.RUNNING:
             raise ApiError(
                 403,

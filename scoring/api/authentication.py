@@ -7,6 +7,7 @@ to the table, not to a user: ``request.user`` stays anonymous and ``request.auth
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
@@ -18,6 +19,8 @@ from rest_framework.request import Request
 
 from tournaments.models import Table
 
+TOKEN = re.compile(rb"^[A-Za-z0-9_-]{1,40}$")
+
 
 class TableAuthentication(BaseAuthentication):
     keyword = "Table"
@@ -26,16 +29,11 @@ class TableAuthentication(BaseAuthentication):
         parts = get_authorization_header(request).split()
         if not parts or parts[0].lower() != self.keyword.lower().encode():
             return None
-        if len(parts) != 2 or len(parts[1]) > 40:
+        if len(parts) != 2 or not TOKEN.match(parts[1]):
             raise exceptions.AuthenticationFailed(
                 _("Invalid table token header."), code="invalid_table_token"
             )
-        try:
-            token = parts[1].decode("ascii")
-        except UnicodeError as exc:
-            raise exceptions.AuthenticationFailed(
-                _("Invalid table token header."), code="invalid_table_token"
-            ) from exc
+        token = parts[1].decode("ascii")
         table = (
             Table.objects.select_related("series__tournament").filter(captain_token=token).first()
         )

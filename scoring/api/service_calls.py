@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from django.db import DataError
+from django.utils.translation import gettext as _
 from rest_framework.response import Response
 
 from scoring.api.headers import entry_response
@@ -32,6 +34,12 @@ def current_state(table: Table) -> dict[str, Any]:
 def call(table: Table, service: Callable[[], EntryResult]) -> Response:
     try:
         result = service()
+    except (DataError, OverflowError) as exc:
+        # Last line of defence: a value the rules engine let through but the database
+        # cannot store (e.g. enormous penalty points) is the client's error, not a crash.
+        raise ApiError(
+            400, "value_out_of_range", _("A value of this entry is out of range.")
+        ) from exc
     except EntryError as exc:
         body = current_state(table) if exc.code == "version_conflict" else {}
         headers = {"ETag": f'"{body["sheet"]["version"]}"'} if body else {}

@@ -7,12 +7,14 @@ from rest_framework import serializers
 
 from rules.contracts import Contract, SoloType
 
+LEVELS = "`ansage`, `90`, `60`, `30`, `schwarz` or null."
+
 
 class PartyAnnouncementsSerializer(serializers.Serializer):
-    re = serializers.CharField(required=False, allow_null=True, help_text="Highest level of Re.")
-    kontra = serializers.CharField(
-        required=False, allow_null=True, help_text="Highest level of Kontra."
-    )
+    """The highest announcement of each party."""
+
+    re = serializers.CharField(required=False, allow_null=True, help_text=LEVELS)
+    kontra = serializers.CharField(required=False, allow_null=True, help_text=LEVELS)
 
 
 class ExtraCountsSerializer(serializers.Serializer):
@@ -103,7 +105,7 @@ class NextGameSerializer(serializers.Serializer):
 
 class SheetStateSerializer(serializers.Serializer):
     version = serializers.IntegerField()
-    status = serializers.ChoiceField(choices=["open", "submitted", "confirmed"])
+    status = serializers.CharField(help_text="`open`, `submitted` or `confirmed`.")
     next = NextGameSerializer()
 
 

@@ -1,0 +1,97 @@
+"""Seating draw benchmark: repeated pairs and time, our draw next to a plain random draw.
+
+Run: .venv/bin/python bench/seating_bench.py [--seeds 3] [--series 1,2,4,6,8]
+
+For every player count N and number of series R it prints the repeats (pairs sitting together
+again, summed over the plan; the mean over the seeds), a simple lower bound, and the time of
+one full plan. "random" shuffles the players and cuts them into tables for every series.
+Targets (issue 4): zero repeats for N = 32..400 with R <= 8; N = 400, R = 8 in under 2 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tournaments.seating import (
+    ALGORITHM_VERSION,
+    draw_tournament,
+    plan_repeats,
+    repeat_lower_bound,
+    table_sizes,
+)
+from tournaments.seating import draw as seating_draw
+
+PLAYERS = [16, 20, 24, 31, 32, 33, 40, 64, 100, 101, 200, 257, 400]
+
+
+def random_plan(n_players: int, n_series: int, seed: int) -> list[list[list[int]]]:
+    rng = random.Random(seed)
+    sizes = table_sizes(n_players)
+    plan = []
+    for _ in range(n_series):
+        players = list(range(1, n_players + 1))
+        rng.shuffle(players)
+        tables, start = [], 0
+        for size in sizes:
+            tables.append(players[start : start + size])
+            start += size
+        plan.append(tables)
+    return plan
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seeds", type=int, default=3)
+    parser.add_argument("--series", default="1,2,4,6,8")
+    parser.add_argument("--players", default=",".join(map(str, PLAYERS)))
+    args = parser.parse_args()
+    series_counts = [int(r) for r in args.series.split(",")]
+    players = [int(n) for n in args.players.split(",")]
+    seeds = range(1, args.seeds + 1)
+    print(f"seating draw, algorithm version {ALGORITHM_VERSION}, seeds {list(seeds)}")
+    print(
+        f"{'N':>4} {'R':>2} {'bound':>5} {'ours':>7} {'worst':>5} {'time':>7} "
+        f"{'random':>7} {'time':>7}"
+    )
+    for n in players:
+        for r in series_counts:
+            bound = repeat_lower_bound(n, [table_sizes(n)] * r)
+            ours, ours_time, worst = [], 0.0, 0
+            plain, plain_time = [], 0.0
+            for seed in seeds:
+                seating_draw.clear_cache()
+                start = time.perf_counter()
+                plan = draw_tournament(n, r, seed)
+                ours_time += time.perf_counter() - start
+                ours.append(plan.repeats)
+                worst = max(worst, plan.repeats)
+                start = time.perf_counter()
+                other = random_plan(n, r, seed)
+                plain_time += time.perf_counter() - start
+                plain.append(plan_repeats(other))
+            k = len(ours)
+            print(
+                f"{n:>4} {r:>2} {bound:>5} {sum(ours) / k:>7.1f} {worst:>5} "
+                f"{ours_time / k:>6.2f}s {sum(plain) / k:>7.1f} {plain_time / k:>6.3f}s",
+                flush=True,
+            )
+    timings = []
+    for seed in seeds:
+        seating_draw.clear_cache()
+        start = time.perf_counter()
+        plan = draw_tournament(400, 8, seed)
+        timings.append(time.perf_counter() - start)
+    print(
+        f"N=400, R=8: best {min(timings):.2f}s, worst {max(timings):.2f}s "
+        f"(target < 2 s), repeats {plan.repeats}"
+    )
+
+
+if __name__ == "__main__":
+    main()

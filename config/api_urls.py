@@ -1,0 +1,83 @@
+"""The REST API, ``/api/v1/`` (included from ``config/urls.py``; OpenAPI schema and docs
+are beside it at ``/api/v1/schema/`` and ``/api/v1/docs/``)."""
+
+from __future__ import annotations
+
+from django.urls import include, path, re_path, register_converter
+from rest_framework.routers import SimpleRouter
+
+from scoring.api.views import captain, games, sheets, standings
+from tournaments.api.errors import not_found
+from tournaments.api.views import players, registrations, series, tables, tournaments
+
+app_name = "api"
+
+
+class SmallNumber:
+    """A positive number of at most nine digits: no database overflow from the address."""
+
+    regex = "[0-9]{1,9}"
+
+    def to_python(self, value: str) -> int:
+        return int(value)
+
+    def to_url(self, value: int) -> str:
+        return str(value)
+
+
+register_converter(SmallNumber, "apinum")
+
+router = SimpleRouter(trailing_slash=True)
+router.register("tournaments", tournaments.TournamentViewSet, basename="tournament")
+router.register("players", players.PlayerViewSet, basename="player")
+
+T = "tournaments/<slug:slug>/"
+S = T + "series/<apinum:number>/"
+TABLE = S + "tables/<apinum:table>/"
+
+
+def _actions(viewset: type, **methods: str) -> object:
+    return viewset.as_view(methods)  # type: ignore[attr-defined]
+
+
+Reg = registrations.RegistrationViewSet
+Ser = series.SeriesViewSet
+Tab = tables.TableViewSet
+
+urlpatterns = [
+    path("", include(router.urls)),
+    path(T + "registrations/", _actions(Reg, get="list", post="create"), name="registrations"),
+    path(
+        T + "registrations/<apinum:start_number>/",
+        _actions(Reg, get="retrieve", delete="destroy"),
+        name="registration",
+    ),
+    path(
+        T + "registrations/<apinum:start_number>/check-in/",
+        _actions(Reg, post="check_in"),
+        name="registration-check-in",
+    ),
+    path(
+        T + "registrations/<apinum:start_number>/withdraw/",
+        _actions(Reg, post="withdraw"),
+        name="registration-withdraw",
+    ),
+    path(T + "series/", _actions(Ser, get="list"), name="series-list"),
+    path(S, _actions(Ser, get="retrieve"), name="series-detail"),
+    path(S + "draw/", _actions(Ser, post="draw"), name="series-draw"),
+    path(S + "swap/", _actions(Ser, post="swap"), name="series-swap"),
+    path(S + "start/", _actions(Ser, post="start"), name="series-start"),
+    path(S + "close/", _actions(Ser, post="close"), name="series-close"),
+    path(S + "tables/", _actions(Tab, get="list"), name="tables"),
+    path(TABLE, _actions(Tab, get="retrieve"), name="table"),
+    path(TABLE + "games/", games.GameListView.as_view(), name="games"),
+    path(TABLE + "games/<apinum:game>/", games.GameDetailView.as_view(), name="game"),
+    path(TABLE + "sheet/", sheets.SheetView.as_view(), name="sheet"),
+    path(TABLE + "sheet/submit/", sheets.SubmitView.as_view(), name="sheet-submit"),
+    path(TABLE + "sheet/confirm/", sheets.ConfirmView.as_view(), name="sheet-confirm"),
+    path(S + "standings/", standings.SeriesStandingsView.as_view(), name="series-standings"),
+    path(T + "standings/", standings.StandingsView.as_view(), name="standings"),
+    path("captain/", captain.CaptainView.as_view(), name="captain"),
+    # Anything else under /api/v1/ (but the schema and docs beside it): JSON 404.
+    re_path(r"^(?!schema/|docs/).*$", not_found, name="not-found"),
+]

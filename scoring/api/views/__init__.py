@@ -1,0 +1,1 @@
+"""Views of the results API, one module per resource."""

@@ -1,0 +1,1 @@
+"""Serializers of the tournaments API, one module per resource."""

@@ -1,0 +1,42 @@
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.validators import RegexValidator
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from rest_framework import serializers
+
+from tournaments.api.base import StrictSerializerMixin
+from tournaments.models import Player
+
+ddv_number_validator = RegexValidator(
+    r"^[0-9]{1,10}$", gettext_lazy("A DDV member number has only digits."), code="invalid"
+)
+
+
+class PlayerSerializer(StrictSerializerMixin, serializers.ModelSerializer):
+    ddv_number = serializers.CharField(
+        max_length=10, required=False, allow_blank=True, validators=[ddv_number_validator]
+    )
+
+    class Meta:
+        model = Player
+        fields = ["id", "first_name", "last_name", "club", "ddv_number", "email"]
+        read_only_fields = ["id"]
+
+    def validate_ddv_number(self, value: str) -> str:
+        taken = Player.objects.filter(ddv_number=value)
+        if self.instance is not None:
+            taken = taken.exclude(pk=self.instance.pk)
+        if value and taken.exists():
+            raise serializers.ValidationError(
+                _("Another player already has the DDV member number %(number)s.")
+                % {"number": value},
+                code="ddv_number_taken",
+            )
+        return value
+
+    def update(self, instance: Player, validated_data: dict[str, Any]) -> Player:
+        cleaned = {k: v.strip() if isinstance(v, str) else v for k, v in validated_data.items()}
+        return super().update(instance, cleaned)

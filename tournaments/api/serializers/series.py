@@ -1,0 +1,42 @@
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from tournaments.api.base import StrictSerializer
+from tournaments.models import Series
+
+
+class SeriesSerializer(serializers.ModelSerializer):
+    table_count = serializers.IntegerField(read_only=True)
+    status = serializers.CharField(
+        read_only=True, help_text="`planned`, `drawn`, `running` or `closed`."
+    )
+
+    class Meta:
+        model = Series
+        fields = [
+            "number", "status", "starts_at", "time_limit_minutes", "seed", "draw_mode",
+            "draw_version", "repeats", "drawn_at", "closed_at", "table_count",
+        ]  # fmt: skip
+        read_only_fields = fields
+
+
+class DrawSerializer(StrictSerializer):
+    seed = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        default=None,
+        min_value=0,
+        max_value=2**31 - 1,
+        help_text="The same seed gives the same plan; empty for a random seed.",
+    )
+    mode = serializers.ChoiceField(
+        choices=[("random", "avoid repeated encounters"), ("standings", "by standings")],
+        default="random",
+    )
+    keep_clubs_apart = serializers.BooleanField(default=False)
+
+
+class SwapSerializer(StrictSerializer):
+    first = serializers.IntegerField(min_value=1, max_value=10**6, help_text="Start number.")
+    second = serializers.IntegerField(min_value=1, max_value=10**6, help_text="Start number.")

@@ -1,0 +1,79 @@
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from tournaments.api.base import StrictSerializerMixin
+from tournaments.forms import TIEBREAK_CHOICES, ruleset_choices
+from tournaments.models import Tournament
+
+DEFAULT_TIEBREAK = ["best_series", "last_series"]
+
+
+class SeriesSummarySerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    status = serializers.CharField(help_text="`planned`, `drawn`, `running` or `closed`.")
+
+
+class TournamentSerializer(StrictSerializerMixin, serializers.ModelSerializer):
+    ruleset = serializers.ChoiceField(choices=ruleset_choices(), default="ddv")
+    tiebreak = serializers.ListField(
+        child=serializers.ChoiceField(choices=TIEBREAK_CHOICES),
+        required=False,
+        max_length=len(TIEBREAK_CHOICES),
+        help_text="Tie-breaks after total points, in this order.",
+    )
+    series_count = serializers.IntegerField(min_value=1, max_value=20, default=3)
+    series = serializers.SerializerMethodField()
+    status = serializers.CharField(
+        read_only=True, help_text="`draft`, `registration`, `running` or `finished`."
+    )
+
+    class Meta:
+        model = Tournament
+        fields = [
+            "slug", "name", "starts_on", "ends_on", "venue", "ruleset", "series_count",
+            "status", "is_public", "registration_open", "tiebreak", "series", "created_at",
+        ]  # fmt: skip
+        read_only_fields = ["status", "created_at"]
+
+    @extend_schema_field(SeriesSummarySerializer(many=True))
+    def get_series(self, tournament: Tournament) -> list[dict[str, Any]]:
+        return [
+            {"number": s.number, "status": s.status}
+            for s in sorted(tournament.series.all(), key=lambda s: s.number)
+        ]
+
+    def validate_tiebreak(self, value: list[str]) -> list[str]:
+        if len(set(value)) != len(value):
+            raise serializers.ValidationError(_("Each tie-break only once."), code="duplicate")
+        return value
+
+    def validate(self, data: dict[str, Any]) -> dict[str, Any]:
+        instance: Tournament | None = self.instance
+        starts = data.get("starts_on", instance.starts_on if instance else None)
+        ends = data.get("ends_on", instance.ends_on if instance else None)
+        if starts and ends and ends < starts:
+            raise serializers.ValidationError(
+                {"ends_on": _("The last day cannot lie before the first day.")}, code="invalid"
+            )
+        count = data.get("series_count")
+        if instance is not None and count is not None:
+            started = instance.series.exclude(status="planned").order_by("-number").first()
+            if started and count < started.number:
+                raise serializers.ValidationError(
+                    {
+                        "series_count": _(
+                            "Series %(n)d is already drawn; the tournament needs at least "
+                            "%(n)d series."
+                        )
+                        % {"n": started.number}
+                    },
+                    code="series_started",
+                )
+        if instance is None:
+            data.setdefault("tiebreak", list(DEFAULT_TIEBREAK))
+        return data

@@ -1,0 +1,1 @@
+"""Views of the tournaments API, one module per resource."""

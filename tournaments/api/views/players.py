@@ -1,0 +1,59 @@
+"""Players (one identity across tournaments), for organizers: the players of their own
+tournaments. New players come in through a registration."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Q
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from rest_framework import exceptions, mixins, viewsets
+
+from tournaments.api.base import ApiMixin
+from tournaments.api.schema import errors
+from tournaments.api.serializers.players import PlayerSerializer
+from tournaments.models import Player
+
+
+@extend_schema_view(
+    list=extend_schema(
+        summary="Players of the requester's tournaments",
+        parameters=[OpenApiParameter("q", str, description="Words of the name or club.")],
+        responses={200: PlayerSerializer(many=True), **errors(401)},
+    ),
+    retrieve=extend_schema(
+        summary="One player", responses={200: PlayerSerializer, **errors(401, 404)}
+    ),
+    update=extend_schema(
+        summary="Correct a player", responses={200: PlayerSerializer, **errors(400, 401, 404)}
+    ),
+    partial_update=extend_schema(
+        summary="Correct some fields of a player",
+        responses={200: PlayerSerializer, **errors(400, 401, 404)},
+    ),
+)
+class PlayerViewSet(
+    ApiMixin,
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.UpdateModelMixin,
+    viewsets.GenericViewSet,
+):
+    serializer_class = PlayerSerializer
+    lookup_value_regex = r"[0-9]{1,9}"
+
+    def get_queryset(self) -> Any:
+        user = self.request.user
+        if not user.is_authenticated:
+            raise exceptions.NotAuthenticated()
+        players = Player.objects.all()
+        if not getattr(user, "is_superuser", False):
+            players = players.filter(registrations__tournament__organizers=user).distinct()
+        query = self.request.query_params.get("q", "").replace("\x00", "")
+        for word in query.split()[:5]:
+            players = players.filter(
+                Q(first_name__icontains=word)
+                | Q(last_name__icontains=word)
+                | Q(club__icontains=word)
+            )
+        return players.order_by("last_name", "first_name", "pk")

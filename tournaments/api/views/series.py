@@ -1,0 +1,142 @@
+"""The series of a tournament: viewable like the tournament; draw, swap, start and close
+for its organizers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Count
+from django.http import Http404
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from rest_framework import mixins, viewsets
+from rest_framework.decorators import action
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from tournaments.api.access import organized_tournament, viewable_tournament
+from tournaments.api.base import ApiMixin, validated
+from tournaments.api.schema import errors
+from tournaments.api.serializers.series import DrawSerializer, SeriesSerializer, SwapSerializer
+from tournaments.models import Series
+from tournaments.services import ServiceError
+from tournaments.services.draw import draw_series, swap_players
+from tournaments.services.lifecycle import close_series, start_series
+from tournaments.services.standings_order import start_numbers_by_standing
+
+SLUG = OpenApiParameter("slug", str, OpenApiParameter.PATH, description="Tournament.")
+NUMBER = OpenApiParameter("number", int, OpenApiParameter.PATH, description="Series number.")
+ACTION_ERRORS = errors(400, 401, 403, 404, 409)
+
+
+@extend_schema_view(
+    list=extend_schema(
+        summary="Series of a tournament",
+        parameters=[SLUG],
+        responses={200: SeriesSerializer(many=True), **errors(404)},
+    ),
+    retrieve=extend_schema(
+        summary="One series",
+        parameters=[SLUG, NUMBER],
+        responses={200: SeriesSerializer, **errors(404)},
+    ),
+)
+class SeriesViewSet(
+    ApiMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet
+):
+    serializer_class = SeriesSerializer
+    queryset = Series.objects.none()  # schema; see get_queryset
+    lookup_field = "number"
+
+    def get_queryset(self) -> Any:
+        slug = self.kwargs["slug"]
+        if self.action in ("draw", "swap", "start", "close"):
+            tournament = organized_tournament(self.request, slug)
+        else:
+            tournament = viewable_tournament(self.request, slug)
+        return (
+            Series.objects.filter(tournament=tournament)
+            .annotate(table_count=Count("tables"))
+            .order_by("number")
+        )
+
+    def get_object(self) -> Series:
+        series = self.get_queryset().filter(number=self.kwargs["number"]).first()
+        if series is None:
+            raise Http404
+        return series
+
+    def _answer(self, series: Series) -> Response:
+        return Response(SeriesSerializer(self.get_queryset().get(pk=series.pk)).data)
+
+    @extend_schema(
+        summary="Draw (or redraw before the start) the tables of a series",
+        parameters=[SLUG, NUMBER],
+        request=DrawSerializer,
+        responses={200: SeriesSerializer, **ACTION_ERRORS},
+    )
+    @action(detail=True, methods=["post"])
+    def draw(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        series = self.get_object()
+        data = validated(DrawSerializer, request.data)
+        standings: tuple[int, ...] = ()
+        if data["mode"] == "standings":
+            standings = start_numbers_by_standing(series.tournament, before_series=series.number)
+        draw_series(
+            series,
+            seed=data["seed"],
+            mode=data["mode"],
+            keep_clubs_apart=data["keep_clubs_apart"],
+            standings=standings,
+        )
+        return self._answer(series)
+
+    @extend_schema(
+        summary="Exchange the seats of two players (after the draw, before the start)",
+        parameters=[SLUG, NUMBER],
+        request=SwapSerializer,
+        responses={200: SeriesSerializer, **ACTION_ERRORS},
+    )
+    @action(detail=True, methods=["post"])
+    def swap(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        series = self.get_object()
+        data = validated(SwapSerializer, request.data)
+        registrations = {
+            r.start_number: r
+            for r in series.tournament.registrations.filter(
+                start_number__in=[data["first"], data["second"]]
+            )
+        }
+        for name in ("first", "second"):
+            if data[name] not in registrations:
+                raise ServiceError("unknown_start_number", _no_player(data[name]), field=name)
+        swap_players(series, registrations[data["first"]], registrations[data["second"]])
+        return self._answer(series)
+
+    @extend_schema(
+        summary="Start a drawn series: the captain links become valid",
+        parameters=[SLUG, NUMBER],
+        request=None,
+        responses={200: SeriesSerializer, **ACTION_ERRORS},
+    )
+    @action(detail=True, methods=["post"])
+    def start(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        series = self.get_object()
+        start_series(series)
+        return self._answer(series)
+
+    @extend_schema(
+        summary="Close a running series: entries are locked",
+        parameters=[SLUG, NUMBER],
+        request=None,
+        responses={200: SeriesSerializer, **ACTION_ERRORS},
+    )
+    @action(detail=True, methods=["post"])
+    def close(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        series = self.get_object()
+        close_series(series)
+        return self._answer(series)
+
+
+def _no_player(start_number: int) -> str:
+    return _("No player has start number %(n)d.") % {"n": start_number}
