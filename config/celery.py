@@ -8,4 +8,4 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 app = Celery("doko")
 app.config_from_object("django.conf:settings", namespace="CELERY")
-app.autodiscover_tasks(["config", "tournaments", "scoring"])
+app.autodiscover_tasks(["config", "tournaments", "scoring", "documents"])

@@ -18,4 +18,5 @@ urlpatterns = [
     path("api/v1/", include("config.api_urls")),
     path("", include("tournaments.urls")),
     path("", include("scoring.urls")),
+    path("", include("documents.urls")),
 ]

@@ -115,6 +115,13 @@ from rules.series import (
     next_game,
     validate_series,
 )
+from rules.transcription import (
+    TranscribedRow,
+    check_transcribed_row,
+    next_transcribed,
+    parse_transcribed,
+    validate_transcription,
+)
 
 __all__ = [
     "DDV",
@@ -147,19 +154,24 @@ __all__ = [
     "Severity",
     "SoloType",
     "Suit",
+    "TranscribedRow",
     "announcement_deadline",
     "card_order",
+    "check_transcribed_row",
     "earliest_cards_in_hand",
     "get_ruleset",
     "may_announce",
     "minor_penalty",
     "next_game",
+    "next_transcribed",
     "parse_record",
+    "parse_transcribed",
     "record_to_json",
     "reply_deadline",
     "score",
     "severe_penalty",
     "trick_winner",
     "validate_series",
+    "validate_transcription",
     "winner",
 ]

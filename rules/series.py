@@ -43,10 +43,13 @@ FINDING_CODES: dict[str, str] = {
     "row_sum_not_zero": "The entered row does not sum to zero.",
     "sitting_out_scored": "The sitting dealer has points in the entered row.",
     "row_parity": "The row breaks the even/odd rule (four-player table).",
+    "row_shape": "The transcribed row is neither the shape of a normal game nor of a solo "
+    "(penalty points, or a mistake).",
 }
 
 _SEVERITY: dict[str, Severity] = dict.fromkeys(FINDING_CODES, Severity.ERROR)
 _SEVERITY["row_parity"] = Severity.WARNING
+_SEVERITY["row_shape"] = Severity.WARNING
 
 
 @dataclass(frozen=True, slots=True)
@@ -323,20 +326,23 @@ def validate_series(
             _check_row(record, index, ruleset, findings)
         state.step(_facts(record), findings)
     if complete:
-        if not timeout and state.counted < state.total:
-            findings.append(
-                Finding(
-                    Severity.ERROR,
-                    "too_few_games",
-                    None,
-                    {"expected": state.total, "actual": state.counted},
-                )
-            )
-        for seat in state.open_seats():
-            findings.append(
-                Finding(Severity.ERROR, "compulsory_solo_missing", None, {"seat": seat})
-            )
+        _end_findings(state, findings)
     return SeriesReport(tuple(findings), state.next_game())
+
+
+def _end_findings(state: _State, out: list[Finding]) -> None:
+    """Findings about a complete series: missing games (unless time-out), open solos."""
+    if not state.timeout and state.counted < state.total:
+        out.append(
+            Finding(
+                Severity.ERROR,
+                "too_few_games",
+                None,
+                {"expected": state.total, "actual": state.counted},
+            )
+        )
+    for seat in state.open_seats():
+        out.append(Finding(Severity.ERROR, "compulsory_solo_missing", None, {"seat": seat}))
 
 
 def next_game(

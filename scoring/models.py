@@ -135,7 +135,15 @@ class PlayerScore(models.Model):
                 name="player_score_game_or_penalty",
             ),
         ]
-        indexes = [models.Index(fields=["tournament", "registration"])]
+        indexes = [
+            # Covers the standings aggregate on PostgreSQL (an index-only scan); other
+            # databases ignore ``include``.
+            models.Index(
+                fields=["tournament", "series_number", "registration"],
+                include=["points", "played", "solo", "won", "compulsory"],
+                name="player_score_standings",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.registration}: {self.points}"

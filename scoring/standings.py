@@ -1,11 +1,11 @@
-"""Standings: one aggregate query over PlayerScore, ranked by the pure core in ranking.py."""
+"""Standings: one aggregate query over PlayerScore (plus the names), ranked by the pure core
+in ranking.py."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Count, IntegerField, Q, Sum, Value
-from django.db.models.functions import Coalesce
+from django.db.models import Count, Q, Sum
 
 from scoring.models import PlayerScore
 from scoring.ranking import DEFAULT_TIEBREAK, StandingRow, rank
@@ -24,65 +24,60 @@ def _series_with_results(tournament: Tournament, up_to: int | None) -> int:
 def _aggregate(
     tournament: Tournament, columns: int, only_series: int | None
 ) -> list[dict[str, Any]]:
-    """One row per registration with points per series and solo counts: one query."""
-    scope = (
-        Q(scores__series_number=only_series)
+    """One row per player: points per series and solo counts.
+
+    A single aggregate query grouped by (player, series) over PlayerScore, with no join,
+    then a plain query for the names; the pivot happens in Python. (A pivot in SQL with one
+    filtered aggregate per series column measured three times slower on PostgreSQL.)
+    """
+    scores = PlayerScore.objects.filter(tournament=tournament)
+    scores = (
+        scores.filter(series_number=only_series)
         if only_series
-        else Q(scores__series_number__lte=columns)
+        else scores.filter(series_number__lte=columns)
     )
-    per_series = {
-        f"s{n}": Sum("scores__points", filter=Q(scores__series_number=n))
-        for n in range(1, columns + 1)
-    }
-    played_in = {
-        f"p{n}": Count("scores", filter=Q(scores__series_number=n))  # any row: sitters too
-        for n in range(1, columns + 1)
-    }
-    return list(
-        Registration.objects.filter(tournament=tournament)
-        .values(
-            "pk", "start_number", "player__first_name", "player__last_name", "player__club",
-            "withdrawn_from_series",
-        )
+    grouped = (
+        scores.values("registration_id", "series_number")
         .annotate(
-            total=Coalesce(
-                Sum("scores__points", filter=scope), Value(0), output_field=IntegerField()
-            ),
-            games=Count("scores", filter=scope & Q(scores__played=True)),
-            solos=Count("scores", filter=scope & Q(scores__solo=True)),
-            solos_won=Count("scores", filter=scope & Q(scores__solo=True, scores__won=True)),
-            compulsory=Count("scores", filter=scope & Q(scores__compulsory=True)),
-            voluntary_won=Count(
-                "scores",
-                filter=scope & Q(scores__solo=True, scores__compulsory=False, scores__won=True),
-            ),
-            **per_series,
-            **played_in,
+            # names differ from the model's fields, which the filters below refer to
+            n_points=Sum("points"),
+            n_games=Count("pk", filter=Q(played=True)),
+            n_solos=Count("pk", filter=Q(solo=True)),
+            n_solos_won=Count("pk", filter=Q(solo=True, won=True)),
+            n_compulsory=Count("pk", filter=Q(compulsory=True)),
+            n_voluntary_won=Count("pk", filter=Q(solo=True, compulsory=False, won=True)),
         )
         .order_by()
-    )  # fmt: skip
+    )
+    players = {
+        r["pk"]: {**r, "series": {}}
+        for r in Registration.objects.filter(tournament=tournament).values(
+            "pk", "start_number", "player__first_name", "player__last_name", "player__club"
+        )
+    }
+    for g in grouped:
+        players[g["registration_id"]]["series"][g["series_number"]] = g
+    return list(players.values())
 
 
 def _rows(values: list[dict[str, Any]], columns: int) -> list[StandingRow]:
     rows = []
+    counted = ("games", "solos", "solos_won", "compulsory", "voluntary_won")
     for v in values:
+        played = v["series"]
         series_points = tuple(
-            (v[f"s{n}"] or 0) if v[f"p{n}"] or v[f"s{n}"] else None for n in range(1, columns + 1)
+            played[n]["n_points"] if n in played else None for n in range(1, columns + 1)
         )
+        sums = {key: sum(g[f"n_{key}"] for g in played.values()) for key in counted}
         data = {
             "start_number": v["start_number"],
             "name": f"{v['player__first_name']} {v['player__last_name']}",
             "club": v["player__club"],
-            "games": v["games"],
-            "solos": v["solos"],
-            "solos_won": v["solos_won"],
-            "compulsory": v["compulsory"],
-            "voluntary": v["solos"] - v["compulsory"],
-            "voluntary_won": v["voluntary_won"],
+            **sums,
+            "voluntary": sums["solos"] - sums["compulsory"],
         }
-        rows.append(
-            StandingRow(key=v["pk"], series_points=series_points, total=v["total"], data=data)
-        )
+        total = sum(p for p in series_points if p is not None)
+        rows.append(StandingRow(key=v["pk"], series_points=series_points, total=total, data=data))
     return rows
 
 
@@ -109,15 +104,10 @@ def overall_standings(tournament: Tournament, *, up_to: int | None = None) -> li
 
 def series_standings(series: Series) -> list[dict[str, Any]]:
     """The players of one series by their points in it."""
-    columns = series.number
-    values = [
-        v
-        for v in _aggregate(series.tournament, columns, series.number)
-        if v[f"p{series.number}"] or v[f"s{series.number}"]
-    ]
+    values = [v for v in _aggregate(series.tournament, series.number, series.number) if v["series"]]
     rows = [
         StandingRow(row.key, (row.series_points[-1],), row.total, row.data)
-        for row in _rows(values, columns)
+        for row in _rows(values, series.number)
     ]
     return _table(rank(rows, ()))
 

@@ -1,0 +1,233 @@
+"""PDF benchmark: the print pack of a 250-table series through the real pipeline (Celery
+worker, parts rendered in parallel, joined), against a naive single-document WeasyPrint
+render of the same score sheets built as HTML tables, in the same run.
+
+    .venv/bin/python bench/pdf_bench.py [--tables 250] [--workers 2] [--inline] [--naive 40]
+
+Uses a throw-away SQLite database and media folder, and Redis database 13 as the broker
+(``--broker`` to change; ``--inline`` renders in this process without a worker).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from urllib.parse import urlparse
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+NAIVE_SHEET = """{% load i18n %}
+<section class="sheet">
+  <h1>{{ info.tournament_name }}</h1>
+  <p>{% translate "Series" %} {{ info.series_number }} · {% translate "Table" %} {{ table.number }}
+     · {{ info.date|date:"DATE_FORMAT" }}</p>
+  <img class="qr" src="{{ qr }}" alt="">
+  <p class="link">{{ table.entry_url }}</p>
+  <table class="seats">{% for s in table.seats %}
+    <tr><td>{{ s.position }}</td><td>{{ s.name }}</td></tr>{% endfor %}</table>
+  <table class="grid">
+    <thead><tr><th>Nr</th>{% for s in table.seats %}<th>{{ s.name }}</th>{% endfor %}
+      <th>{% translate "Game value" %}</th><th>{% translate "Plus (seats)" %}</th></tr></thead>
+    <tbody>{% for n in rows %}<tr><td>{{ n }}</td>{% for s in table.seats %}<td></td>{% endfor %}
+      <td></td><td></td></tr>{% endfor %}
+      <tr><th colspan="7">{% translate "Compulsory solos – one row per player" %}</th></tr>
+      {% for s in table.seats %}<tr><td>P{{ s.position }}</td>{% for t in table.seats %}<td></td>
+      {% endfor %}<td></td><td></td></tr>{% endfor %}</tbody>
+  </table>
+  <table class="sign"><tr>{% for s in table.seats %}<td>{{ s.name }}</td>{% endfor %}</tr></table>
+</section>"""
+
+NAIVE_CSS = """@page { size: A4; margin: 10mm; }
+body { font-family: "DejaVu Sans"; font-size: 9pt; }
+.sheet { break-after: page; } h1 { font-size: 14pt; margin: 0; }
+.qr { float: right; width: 28mm; height: 28mm; }
+table { border-collapse: collapse; width: 100%; margin-top: 2mm; }
+.grid td, .grid th { border: 0.3mm solid #000; height: 6.4mm; padding: 0 1mm; }
+.sign td { border-top: 0.3mm solid #000; padding-top: 8mm; }"""
+
+
+def _redis_up(url: str) -> bool:
+    parsed = urlparse(url)
+    try:
+        with socket.create_connection((parsed.hostname or "127.0.0.1", parsed.port or 6379), 1):
+            return True
+    except OSError:
+        return False
+
+
+def _configure(work: Path, broker: str | None) -> None:
+    os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
+    os.environ["DATABASE_URL"] = f"sqlite:///{work / 'bench.sqlite3'}"
+    os.environ["MEDIA_ROOT"] = str(work / "media")
+    os.environ["LOG_LEVEL"] = "ERROR"
+    for key in ("CELERY_BROKER_URL", "CELERY_RESULT_BACKEND"):
+        os.environ.pop(key, None)
+        if broker:
+            os.environ[key] = broker
+
+
+def _build(tables: int, series_number: int, tournament=None):
+    from tournaments.models import Player, Registration, Seat, Series, Table, Tournament
+
+    if tournament is None:
+        tournament = Tournament.objects.create(
+            name="Bench-Cup des Doppelkopf-Landesverbands 2026", slug="bench",
+            starts_on="2026-10-03", venue="Stadthalle",
+        )  # fmt: skip
+    players = Player.objects.bulk_create(
+        Player(first_name=f"Vorname{i}", last_name=f"Nachname{i:04d}") for i in range(tables * 4)
+    )
+    start = Registration.objects.filter(tournament=tournament).count()
+    registrations = Registration.objects.bulk_create(
+        Registration(tournament=tournament, player=p, start_number=start + i + 1)
+        for i, p in enumerate(players)
+    )
+    series = Series.objects.create(tournament=tournament, number=series_number, status="drawn")
+    table_rows = Table.objects.bulk_create(
+        Table(series=series, number=n + 1) for n in range(tables)
+    )
+    Seat.objects.bulk_create(
+        Seat(table=t, series=series, position=p + 1, registration=registrations[i * 4 + p])
+        for i, t in enumerate(table_rows)
+        for p in range(4)
+    )
+    return tournament, series
+
+
+def _cpu_seconds(pid: int) -> float:
+    """CPU time (user + system) of a process and its children, from /proc."""
+    total = 0.0
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            for child in (task / "children").read_text().split():
+                total += _cpu_seconds(int(child))
+    except (OSError, ValueError, IndexError):
+        pass
+    return total
+
+
+def _generate(series, inline: bool, timeout: float = 600):
+    from django.db import transaction
+
+    from documents import services
+    from documents.models import GeneratedDocument
+
+    start = time.perf_counter()
+    with transaction.atomic():
+        document = services.request_document(
+            GeneratedDocument.Kind.PRINT_PACK, series.tournament, series, language="de",
+            queue=not inline,
+        )  # fmt: skip
+    if inline:
+        services.generate_inline(document)
+    while True:
+        document.refresh_from_db()
+        if document.is_finished or time.perf_counter() - start > timeout:
+            break
+        time.sleep(0.05)
+    elapsed = time.perf_counter() - start
+    if document.status != "done":
+        raise SystemExit(f"document {document.status}: {document.error}")
+    return document, elapsed
+
+
+def _naive(series, count: int) -> tuple[int, float]:
+    from django.template import Context, Template
+    from django.utils import translation
+    from weasyprint import HTML
+
+    from documents.builders import load_series
+    from documents.render import qr_data_uri
+
+    info = load_series(series)
+    template = Template(NAIVE_SHEET)
+    start = time.perf_counter()
+    with translation.override("de"):
+        body = "".join(
+            template.render(
+                Context({"info": info, "table": t, "rows": range(1, t.normal_games + 1),
+                         "qr": qr_data_uri(t.entry_url)})
+            )
+            for t in info.tables[:count]
+        )  # fmt: skip
+    html = f"<html><head><style>{NAIVE_CSS}</style></head><body>{body}</body></html>"
+    document = HTML(string=html).render()
+    document.write_pdf()
+    return len(document.pages), time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=250)
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 2)
+    parser.add_argument("--naive", type=int, default=40, help="sheets in the naive document")
+    parser.add_argument("--inline", action="store_true", help="no worker: render in-process")
+    parser.add_argument("--broker", default="redis://127.0.0.1:6379/13")
+    args = parser.parse_args()
+
+    inline = args.inline or not _redis_up(args.broker)
+    work = Path(tempfile.mkdtemp(prefix="pdf-bench-"))
+    _configure(work, None if inline else args.broker)
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    tournament, warm_series = _build(4, 1)
+    _, series = _build(args.tables, 2, tournament)
+
+    worker = None
+    try:
+        if not inline:
+            from config.celery import app
+            from config.tasks import ping
+
+            app.control.purge()
+            worker = subprocess.Popen(
+                [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", "prefork",
+                 "--concurrency", str(args.workers), "--without-heartbeat", "--without-gossip",
+                 "--without-mingle", "--loglevel", "WARNING"],
+                cwd=ROOT, env=dict(os.environ),
+            )  # fmt: skip
+            ping.delay("bench").get(timeout=60)
+        _generate(warm_series, inline)  # warm-up: imports and fonts in every process
+
+        cpu_before = _cpu_seconds(worker.pid) if worker else time.process_time()
+        document, elapsed = _generate(series, inline)
+        cpu = (_cpu_seconds(worker.pid) if worker else time.process_time()) - cpu_before
+        pages = document.pages_total
+        naive_cpu = time.process_time()
+        naive_pages, naive_elapsed = _naive(series, args.naive)
+        naive_cpu = time.process_time() - naive_cpu
+    finally:
+        if worker is not None:
+            worker.terminate()
+            worker.wait(timeout=30)
+        shutil.rmtree(work, ignore_errors=True)
+
+    mode = "inline, 1 process" if inline else f"Celery worker, {args.workers} processes"
+    rate, naive_rate = pages / elapsed, naive_pages / naive_elapsed
+    print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}")
+    print(f"pipeline ({mode}): {args.tables} tables, {pages} pages in {elapsed:.2f} s "
+          f"= {rate:.1f} pages/s; {cpu:.1f} CPU s = {pages / cpu:.1f} pages per CPU s")  # fmt: skip
+    print(f"naive (one document, HTML-table sheets): {naive_pages} pages in "
+          f"{naive_elapsed:.2f} s = {naive_rate:.1f} pages/s; {naive_cpu:.1f} CPU s = "
+          f"{naive_pages / naive_cpu:.1f} pages per CPU s")  # fmt: skip
+    print(f"speed-up per CPU second: {(pages / cpu) / (naive_pages / naive_cpu):.1f}x")
+    print(f"speed-up: {rate / naive_rate:.1f}x; total time {elapsed:.2f} s "
+          f"(target: < 6 s and >= 8x)")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,72 @@
+"""From the ORM to the plain data of ``documents.data``, in a fixed small number of queries."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import defaultdict
+
+from django.utils import timezone
+
+from documents.data import SeatInfo, SeriesInfo, TableInfo
+from rules.ruleset import DDV, PRESETS, RuleSet
+from tournaments.models import Seat, Series, Table, Tournament, absolute_url
+
+_GAME_COUNT_FIELDS = ("normal_games_4", "normal_games_5", "compulsory_solos")
+
+
+def ruleset_for(tournament: Tournament) -> RuleSet:
+    """The tournament's rule set preset with the game counts it overrides, if any."""
+    ruleset = PRESETS.get(tournament.ruleset, DDV)
+    overrides = tournament.rule_overrides if isinstance(tournament.rule_overrides, dict) else {}
+    counts = {
+        key: value
+        for key, value in overrides.items()
+        if key in _GAME_COUNT_FIELDS and isinstance(value, int) and value >= 0
+    }
+    return dataclasses.replace(ruleset, **counts) if counts else ruleset
+
+
+def load_series(series: Series) -> SeriesInfo:
+    """Everything a print pack shows for one series: three queries whatever its size."""
+    series = Series.objects.select_related("tournament").get(pk=series.pk)
+    tournament = series.tournament
+    ruleset = ruleset_for(tournament)
+    tables = list(Table.objects.filter(series=series).order_by("number"))
+    seats_by_table: dict[int, list[SeatInfo]] = defaultdict(list)
+    seats = (
+        Seat.objects.filter(series=series)
+        .select_related("registration__player")
+        .order_by("table_id", "position")
+    )
+    for seat in seats:
+        player = seat.registration.player
+        seats_by_table[seat.table_id].append(
+            SeatInfo(
+                position=seat.position,
+                first_name=player.first_name,
+                last_name=player.last_name,
+                start_number=seat.registration.start_number,
+                club=player.club,
+            )
+        )
+    starts_at = series.starts_at
+    date = timezone.localtime(starts_at).date() if starts_at else tournament.starts_on
+    return SeriesInfo(
+        tournament_name=tournament.name,
+        tournament_slug=tournament.slug,
+        venue=tournament.venue,
+        series_number=series.number,
+        date=date,
+        starts_at=timezone.localtime(starts_at) if starts_at else None,
+        time_limit_minutes=series.time_limit_minutes,
+        tables=tuple(
+            TableInfo(
+                number=table.number,
+                entry_url=absolute_url(table.get_captain_url()),
+                seats=tuple(seats_by_table[table.pk]),
+                normal_games=ruleset.normal_games(len(seats_by_table[table.pk])),
+                compulsory_solos=ruleset.compulsory_solos,
+            )
+            for table in tables
+        ),
+    )

@@ -1,0 +1,132 @@
+"""Plain data shown on the printed documents: built from the ORM once, then rendered.
+
+Nothing here imports Django; the layout and the fingerprint work on these objects only.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import hashlib
+import json
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    position: int
+    first_name: str
+    last_name: str
+    start_number: int
+    club: str = ""
+
+    @property
+    def name(self) -> str:
+        return f"{self.first_name} {self.last_name}".strip()
+
+    @property
+    def sort_key(self) -> tuple[str, str, int]:
+        return (self.last_name.casefold(), self.first_name.casefold(), self.start_number)
+
+
+@dataclass(frozen=True, slots=True)
+class TableInfo:
+    number: int
+    entry_url: str
+    seats: tuple[SeatInfo, ...]
+    normal_games: int
+    compulsory_solos: int = 1  # per player
+
+    @property
+    def size(self) -> int:
+        return len(self.seats)
+
+    @property
+    def dealer(self) -> SeatInfo | None:
+        """Seat 1 deals first."""
+        return next((s for s in self.seats if s.position == 1), None)
+
+    @property
+    def keeper(self) -> SeatInfo | None:
+        """Seat 4 keeps the list, seat 5 at a five-player table (TSR 3.1.1, 10.1.4)."""
+        wanted = 5 if self.size >= 5 else 4
+        return next((s for s in self.seats if s.position == wanted), None)
+
+
+@dataclass(frozen=True, slots=True)
+class SeriesInfo:
+    tournament_name: str
+    tournament_slug: str
+    venue: str
+    series_number: int
+    date: dt.date
+    starts_at: dt.datetime | None
+    time_limit_minutes: int
+    tables: tuple[TableInfo, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class StandingRow:
+    """One line of a standings table (series or final)."""
+
+    place: int
+    name: str
+    start_number: int
+    club: str
+    total: int
+    series_points: tuple[int | None, ...] = ()  # final standings: points per series
+
+
+@dataclass(frozen=True, slots=True)
+class GameRow:
+    """One entered game of the digital Spielliste."""
+
+    number: int
+    compulsory: bool
+    value: int | None  # the game value; None for a row with penalty points only
+    points: tuple[int, ...]  # per seat, in seat order
+    totals: tuple[int, ...]  # running totals per seat after this row
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class TableGames:
+    series_number: int
+    table_number: int
+    names: tuple[str, ...]  # in seat order
+    games: tuple[GameRow, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SeriesStandings:
+    number: int
+    rows: tuple[StandingRow, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ResultsInfo:
+    tournament_name: str
+    tournament_slug: str
+    venue: str
+    date: dt.date
+    series_numbers: tuple[int, ...]
+    series: tuple[SeriesStandings, ...]
+    final: tuple[StandingRow, ...]
+    tables: tuple[TableGames, ...]
+
+
+def _plain(value: Any) -> Any:
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, tuple | list):
+        return [_plain(v) for v in value]
+    if isinstance(value, dt.date | dt.datetime):
+        return value.isoformat()
+    return value
+
+
+def fingerprint(*parts: Any) -> str:
+    """A stable SHA-256 over plain data (dataclasses, tuples, dates, str, int, None)."""
+    text = json.dumps([_plain(p) for p in parts], sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()

@@ -1,0 +1,37 @@
+"""Celery tasks: ids in, a stored PDF out. Parts of a document render in parallel on the
+workers (a chord), then one task joins them. Without a broker all of it runs eagerly."""
+
+from __future__ import annotations
+
+from celery import chord, shared_task
+
+from documents import services
+
+
+@shared_task(name="documents.generate")
+def generate_document(document_id: int) -> None:
+    try:
+        parts = services.start(document_id)
+        header = [render_part.si(document_id, index) for index in range(parts)]
+        chord(header)(assemble.s(document_id))
+    except Exception as exc:
+        services.fail(document_id, exc)
+        raise
+
+
+@shared_task(name="documents.render_part")
+def render_part(document_id: int, index: int) -> str:
+    try:
+        return services.render_part(document_id, index)
+    except Exception as exc:
+        services.fail(document_id, exc)
+        raise
+
+
+@shared_task(name="documents.assemble")
+def assemble(part_names: list[str], document_id: int) -> None:
+    try:
+        services.assemble(document_id, part_names)
+    except Exception as exc:
+        services.fail(document_id, exc)
+        raise

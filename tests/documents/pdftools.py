@@ -1,0 +1,40 @@
+"""Reading generated PDFs with poppler-utils."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+
+def _tool(name: str) -> str:
+    path = shutil.which(name)
+    if path is None:
+        pytest.skip(f"{name} (poppler-utils) is not installed")
+    return path
+
+
+def pdf_text(pdf: bytes, tmp_path: Path) -> str:
+    path = tmp_path / "out.pdf"
+    path.write_bytes(pdf)
+    result = subprocess.run(
+        [_tool("pdftotext"), str(path), "-"], check=True, capture_output=True, text=True
+    )
+    return result.stdout
+
+
+def pdf_pages(pdf: bytes, tmp_path: Path) -> int:
+    path = tmp_path / "info.pdf"
+    path.write_bytes(pdf)
+    result = subprocess.run(
+        [_tool("pdfinfo"), str(path)], check=True, capture_output=True, text=True
+    )
+    line = next(x for x in result.stdout.splitlines() if x.startswith("Pages:"))
+    return int(line.split()[1])
+
+
+def stored_pdf(document) -> bytes:
+    with document.file.open("rb") as handle:
+        return handle.read()

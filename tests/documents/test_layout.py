@@ -1,0 +1,74 @@
+"""Page plans and geometry: pure, no database, no rendering."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from documents.data import SeatInfo, SeriesInfo, TableInfo, fingerprint
+from documents.layout import (
+    ALPHA_COLUMNS,
+    ALPHA_ROWS,
+    SHEET_BOTTOM_LIMIT,
+    TABLE_ROWS,
+    TABLES_PER_ROW,
+    print_pack_pages,
+    sheet_geometry,
+)
+
+
+def _series(tables: int, size: int = 4) -> SeriesInfo:
+    return SeriesInfo(
+        tournament_name="T",
+        tournament_slug="t",
+        venue="",
+        series_number=1,
+        date=dt.date(2026, 1, 1),
+        starts_at=None,
+        time_limit_minutes=100,
+        tables=tuple(
+            TableInfo(
+                number=n,
+                entry_url=f"http://x/tisch/{n}/",
+                seats=tuple(SeatInfo(p, "F", f"L{n}-{p}", n * 10 + p) for p in range(1, size + 1)),
+                normal_games=20 if size == 4 else 25,
+            )
+            for n in range(1, tables + 1)
+        ),
+    )
+
+
+def test_sheet_has_normal_rows_solo_rubric_and_fits_the_page() -> None:
+    for players, games in ((4, 20), (5, 25)):
+        g = sheet_geometry(players, games)
+        assert g.normal_games == games
+        assert g.solo_rows == players
+        assert len(g.player_columns) == players
+        assert g.bottom <= SHEET_BOTTOM_LIMIT + 0.01
+        assert g.row_h >= 5.5  # room to write a number by hand
+        assert g.right <= 200.01
+
+
+def test_dealer_and_list_keeper() -> None:
+    four = _series(1, 4).tables[0]
+    five = _series(1, 5).tables[0]
+    assert four.dealer.position == 1 and four.keeper.position == 4
+    assert five.dealer.position == 1 and five.keeper.position == 5
+
+
+def test_print_pack_page_count() -> None:
+    info = _series(250)
+    pages = print_pack_pages(info)
+    alpha = -(-1000 // (ALPHA_ROWS * ALPHA_COLUMNS))
+    by_table = -(-250 // (TABLES_PER_ROW * TABLE_ROWS))
+    assert len(pages) == alpha + by_table + 2 * 250
+    assert [p.template for p in pages].count("score_sheet.html") == 250
+    assert [p.template for p in pages].count("table_card.html") == 250
+
+
+def test_fingerprint_changes_with_a_seat() -> None:
+    info = _series(2)
+    swapped = SeriesInfo(
+        **{**{f: getattr(info, f) for f in info.__dataclass_fields__}, "tables": info.tables[::-1]}
+    )
+    assert fingerprint(info) == fingerprint(_series(2))
+    assert fingerprint(info) != fingerprint(swapped)

@@ -1,0 +1,103 @@
+"""Organizer pages: permissions, the button, the progress fragment, the download, errors."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from documents import services
+from documents.models import GeneratedDocument
+from tests.documents.pdftools import stored_pdf
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def page_url(world) -> str:
+    return reverse("documents:series", kwargs={"slug": "herbst", "number": 1})
+
+
+def test_anonymous_goes_to_login_and_strangers_get_403(
+    client, django_user_model, world, page_url
+) -> None:
+    response = client.get(page_url)
+    assert response.status_code == 302 and "/login/" in response["Location"]
+    django_user_model.objects.create_user("mallory", password="pw-mallory-1")
+    client.login(username="mallory", password="pw-mallory-1")
+    assert client.get(page_url).status_code == 403
+    assert client.post(page_url).status_code == 403
+    assert not GeneratedDocument.objects.exists()
+
+
+def test_superuser_may_print(client, django_user_model, world, page_url) -> None:
+    django_user_model.objects.create_superuser("root", password="pw-root-123")
+    client.login(username="root", password="pw-root-123")
+    assert client.get(page_url).status_code == 200
+
+
+def test_organizer_generates_watches_and_downloads(
+    client, world, page_url, django_capture_on_commit_callbacks
+) -> None:
+    client.force_login(world.organizer)
+    page = client.get(page_url)
+    assert page.status_code == 200 and b"<form" in page.content
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(page_url)
+    assert response.status_code == 302
+    document = GeneratedDocument.objects.get()
+    assert document.status == "done" and document.requested_by == world.organizer
+
+    page = client.get(page_url).content.decode()
+    download = reverse("documents:download", kwargs={"pk": document.pk})
+    assert download in page
+    status = client.get(reverse("documents:status", kwargs={"pk": document.pk}))
+    assert download in status.content.decode() and "hx-get" not in status.content.decode()
+    pdf = client.get(download)
+    assert pdf["Content-Type"] == "application/pdf"
+    assert b"".join(pdf.streaming_content).startswith(b"%PDF")
+    assert stored_pdf(document).startswith(b"%PDF")
+
+
+def test_progress_fragment_polls_while_running(client, world) -> None:
+    client.force_login(world.organizer)
+    document = GeneratedDocument.objects.create(
+        kind="print_pack", tournament=world.tournament, series=world.series, language="de",
+        fingerprint="x" * 64, status="running", pages_done=3, pages_total=8,
+    )  # fmt: skip
+    html = client.get(reverse("documents:status", kwargs={"pk": document.pk})).content.decode()
+    assert "hx-get" in html and 'value="3"' in html and 'max="8"' in html
+    download = reverse("documents:download", kwargs={"pk": document.pk})
+    assert client.get(download).status_code == 404
+
+
+def test_a_failed_task_shows_its_error(
+    client, world, page_url, monkeypatch, django_capture_on_commit_callbacks
+) -> None:
+    def broken(pages, language):
+        raise ValueError("no paper")
+
+    monkeypatch.setattr(services, "render_pdf", broken)
+    client.force_login(world.organizer)
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(page_url)
+    html = client.get(page_url).content.decode()
+    assert "ValueError: no paper" in html and 'role="alert"' in html
+
+
+def test_outdated_document_is_flagged(
+    client, world, page_url, django_capture_on_commit_callbacks
+) -> None:
+    client.force_login(world.organizer)
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(page_url)
+    before = client.get(page_url).content.decode()
+    world.players[0].last_name = "Umbenannt"
+    world.players[0].save()
+    after = client.get(page_url).content.decode()
+    assert 'class="notice"' not in before and 'class="notice"' in after
+
+
+def test_result_report_page(client, world) -> None:
+    client.force_login(world.organizer)
+    url = reverse("documents:results", kwargs={"slug": "herbst"})
+    assert client.get(url).status_code == 200
