@@ -109,7 +109,9 @@ class GameForm(forms.Form):
                 )
         return data
 
-    def to_payload(self, *, compulsory_open: tuple[int, ...], forced: int | None) -> dict[str, Any]:
+    def to_payload(
+        self, *, compulsory_open: tuple[int, ...], forced: int | None, **_: Any
+    ) -> dict[str, Any]:
         """The game record for the rules engine. Compulsory is derived: a player's first
         announced solo is his compulsory solo (TSR 4.3.1)."""
         d = self.cleaned_data
@@ -192,3 +194,65 @@ def form_field_for(record_field: str, contract: str | None) -> str | None:
     if head in ("re_points", "re_tricks", "solo", "hochzeit_partner_trick", "contract"):
         return head
     return None
+
+
+class TranscriptionForm(forms.Form):
+    """One row of a paper Spielliste: the points of every seat and the solo marks."""
+
+    soloist = forms.TypedChoiceField(
+        label=_("solo of"), coerce=int, required=False, empty_value=None
+    )
+    compulsory = forms.BooleanField(label=_("compulsory solo"), required=False)
+    forced = forms.BooleanField(label=_("forced (vorgeführt)"), required=False)
+
+    def __init__(
+        self,
+        *args: Any,
+        seats: list[tuple[int, str]],
+        sitting_out: int | None = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.seats = [(p, n) for p, n in seats if p != sitting_out]
+        self.fields["soloist"].choices = [("", _("no solo")), *self.seats]
+        for position, name in self.seats:
+            self.fields[f"points_{position}"] = forms.IntegerField(
+                label=name, min_value=-999, max_value=999,
+                widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "count"}),
+            )  # fmt: skip
+        self.sitting_out = sitting_out
+
+    def point_fields(self) -> list[forms.BoundField]:
+        return [self[f"points_{position}"] for position, _name in self.seats]
+
+    def to_payload(self, *, size: int, **_: Any) -> dict[str, Any]:
+        d = self.cleaned_data
+        scores = {str(p): 0 for p in range(1, size + 1)}
+        for position, _name in self.seats:
+            scores[str(position)] = d[f"points_{position}"]
+        soloist = d.get("soloist")
+        return {
+            "scores": scores,
+            "soloist": soloist,
+            "compulsory": bool(soloist) and (d["compulsory"] or d["forced"]),
+            "forced": bool(soloist) and d["forced"],
+        }
+
+    @staticmethod
+    def initial_from_record(record: dict[str, Any]) -> dict[str, Any]:
+        initial: dict[str, Any] = {
+            f"points_{seat}": points for seat, points in (record.get("scores") or {}).items()
+        }
+        initial.update(
+            soloist=record.get("soloist"),
+            compulsory=record.get("compulsory", False),
+            forced=record.get("forced", False),
+        )
+        return initial
+
+
+def form_field_for_transcription(record_field: str) -> str | None:
+    head, _dot, rest = record_field.partition(".")
+    if head == "scores" and rest:
+        return f"points_{rest}"
+    return head if head in ("soloist", "compulsory", "forced") else None

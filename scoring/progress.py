@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-from rules.series import Severity, validate_series
+from rules.series import Severity
 from scoring.messages import finding_message
 from scoring.models import Game, ScoreSheet
+from scoring.modes import MODES
 from scoring.rulesets import ruleset_for
 from tournaments.models import Series
 
@@ -31,10 +32,11 @@ def series_progress(series: Series) -> dict[str, Any]:
         sheet = sheets.get(table.pk)
         games = records.get(table.pk, [])
         timeout = bool(sheet and sheet.timeout)
-        report = validate_series(games, size, ruleset, timeout=timeout, complete=False)
+        mode = MODES[sheet.mode if sheet else series.tournament.entry_mode]
+        report = mode.validate(games, size, ruleset, timeout=timeout, complete=False)
         finished = report.next.finished
         if finished:
-            report = validate_series(games, size, ruleset, timeout=timeout, complete=True)
+            report = mode.validate(games, size, ruleset, timeout=timeout, complete=True)
         findings = [
             {**f.to_json(), "message": finding_message(f.code, f.data, f.game)}
             for f in report.findings

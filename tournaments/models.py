@@ -68,6 +68,15 @@ class Tournament(models.Model):
     )
     is_public = models.BooleanField(_("public"), default=True)
     tiebreak = models.JSONField(_("tie-break precedence"), default=list, blank=True)
+    entry_mode = models.CharField(
+        _("result entry"),
+        max_length=20,
+        choices=[
+            ("entry", _("game by game on phones")),
+            ("transcription", _("transcription of paper score sheets")),
+        ],
+        default="entry",
+    )
     registration_open = models.BooleanField(_("self-registration open"), default=False)
     registration_token = models.CharField(max_length=40, unique=True, default=new_token)
     organizers = models.ManyToManyField(

@@ -16,33 +16,34 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from rules.errors import EngineError
-from rules.record import GameRecord, parse_record
-from rules.scoring import score
-from rules.series import Severity, next_game, validate_series
+from rules.series import Severity
 from scoring.messages import engine_error_message, finding_message
 from scoring.models import AuditEntry, Game, IdempotencyRecord, PlayerScore, ScoreSheet
+from scoring.modes import MODES, Mode, Outcome
 from scoring.rulesets import ruleset_for
 from scoring.services import Actor, EntryError, EntryResult
 from tournaments.models import Seat, Series, Table
-
-#: Fields of the game record a client may send (number and dealer travel beside them).
-RECORD_FIELDS = frozenset(
-    (
-        "contract", "solo", "compulsory", "forced", "hochzeit_partner_trick", "seats",
-        "sitting_out", "re", "announcements", "re_points", "re_tricks", "extras", "penalties",
-        "deductions", "bock", "not_played", "scores",
-    )
-)  # fmt: skip
 
 
 def fingerprint(payload: Any) -> str:
     return hashlib.sha256(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()
 
 
+def get_sheet(table: Table) -> ScoreSheet:
+    """The table's sheet, created on first use in the tournament's entry mode."""
+    sheet, _created = ScoreSheet.objects.get_or_create(
+        table=table, defaults={"mode": table.series.tournament.entry_mode}
+    )
+    return sheet
+
+
 def lock_table(table_id: int) -> tuple[Table, ScoreSheet]:
     table = Table.objects.select_for_update().select_related("series__tournament").get(pk=table_id)
-    sheet, _created = ScoreSheet.objects.get_or_create(table=table)
-    return table, sheet
+    return table, get_sheet(table)
+
+
+def mode_of(sheet: ScoreSheet) -> Mode:
+    return MODES[sheet.mode]
 
 
 def table_size(table: Table) -> int:
@@ -100,32 +101,16 @@ def check_version(sheet: ScoreSheet, expected_version: int | None) -> None:
         )
 
 
-def build_record(payload: dict[str, Any], dealer: Any, size: int) -> dict[str, Any]:
-    """The game record as the engine wants it: the table's seats and, at a five-player
-    table, the dealer sitting out, unless the client sent them."""
-    unknown = sorted(set(payload) - RECORD_FIELDS)
-    if unknown:
-        raise EntryError(
-            "unknown_field", engine_error_message("unknown_field", unknown[0]), field=unknown[0]
-        )
-    record = dict(payload)
-    record.setdefault("seats", list(range(1, size + 1)))
-    if size == 5 and "sitting_out" not in record:
-        record["sitting_out"] = dealer
-    record["dealer"] = dealer
-    return record
-
-
 def _engine_error(error: EngineError) -> EntryError:
     return EntryError(error.code, engine_error_message(error.code, error.field), field=error.field)
 
 
 def _series_errors(
-    records: list[dict[str, Any]], number: int, size: int, table: Table, timeout: bool
+    mode: Mode, records: list[dict[str, Any]], number: int, size: int, table: Table, timeout: bool
 ) -> None:
     """Refuse the game when the series check finds an error in its own row."""
     ruleset = ruleset_for(table.series.tournament)
-    report = validate_series(records, size, ruleset, timeout=timeout, complete=False)
+    report = mode.validate(records, size, ruleset, timeout=timeout, complete=False)
     for finding in report.findings:
         if finding.game == number and finding.severity is Severity.ERROR:
             field = "dealer" if finding.code == "dealer_wrong" else ""
@@ -137,31 +122,26 @@ def _series_errors(
             )
 
 
-def _save_scores(game: Game, table: Table, record: GameRecord) -> None:
-    seats = {
-        seat.position: seat.registration_id
-        for seat in Seat.objects.filter(table=table).only("position", "registration_id")
-    }
+def _save_scores(game: Game, table: Table, outcome: Outcome) -> None:
+    registrations = dict(
+        Seat.objects.filter(table=table).values_list("position", "registration_id")
+    )
     PlayerScore.objects.filter(game=game).delete()
-    soloist = record.soloist if record.contract.value == "solo" else None
-    winner = game.winner
     PlayerScore.objects.bulk_create(
         PlayerScore(
             tournament_id=table.series.tournament_id,
             series_id=table.series_id,
             series_number=table.series.number,
-            registration_id=seats[seat],
+            registration_id=registrations[seat],
             game=game,
             seat=seat,
-            points=int(game.scores.get(str(seat), 0)),
-            played=not record.not_played and seat != record.sitting_out,
-            solo=seat == soloist,
-            compulsory=seat == soloist and record.compulsory,
-            won=bool(winner)
-            and ((seat in record.re) == (winner == "re"))
-            and seat != record.sitting_out,
+            points=s.points,
+            played=s.played,
+            solo=s.solo,
+            compulsory=s.compulsory,
+            won=s.won,
         )
-        for seat in record.seats
+        for seat, s in outcome.seats.items()
     )
 
 
@@ -180,12 +160,13 @@ def game_json(game: Game) -> dict[str, Any]:
 
 def sheet_state(table: Table, sheet: ScoreSheet, size: int | None = None) -> dict[str, Any]:
     size = size or table_size(table)
-    records = stored_records(table)
     ruleset = ruleset_for(table.series.tournament)
+    nxt = mode_of(sheet).next(stored_records(table), size, ruleset, timeout=sheet.timeout)
     return {
         "version": sheet.version,
         "status": sheet.status,
-        "next": next_game(records, size, ruleset, timeout=sheet.timeout).to_json(),
+        "mode": sheet.mode,
+        "next": nxt.to_json(),
     }
 
 
@@ -195,10 +176,9 @@ def situation_before(table: Table, number: int | None) -> dict[str, Any]:
     records = stored_records(table)
     if number is not None:
         records = records[: number - 1]
-    sheet = ScoreSheet.objects.filter(table=table).only("timeout").first()
+    sheet = get_sheet(table)
     ruleset = ruleset_for(table.series.tournament)
-    timeout = bool(sheet and sheet.timeout)
-    return next_game(records, table_size(table), ruleset, timeout=timeout).to_json()
+    return mode_of(sheet).next(records, table_size(table), ruleset, timeout=sheet.timeout).to_json()
 
 
 def _replay(table: Table, key: str | None, payload: Any) -> EntryResult | None:
@@ -280,35 +260,35 @@ def save_game(
             field="number",
         )
     ruleset = ruleset_for(table.series.tournament)
-    record_dict = build_record(payload, dealer, size)
-    record = parse_record(record_dict, ruleset, require_dealer=True)
-    if isinstance(record, EngineError):
-        raise _engine_error(record)
-    if len(record.seats) != size:
+    mode = mode_of(sheet)
+    record_dict = mode.build(payload, dealer, size)
+    parsed = mode.parse(record_dict, size, ruleset)
+    if isinstance(parsed, EngineError):
+        raise _engine_error(parsed)
+    if len(parsed.seats) != size:
         raise EntryError(
             "table_size_mismatch",
             _("This table has %(n)d seats.") % {"n": size},
             field="seats",
         )
     candidate = [*records[: number - 1], record_dict, *records[number:]]
-    _series_errors(candidate, number, size, table, sheet.timeout)
+    _series_errors(mode, candidate, number, size, table, sheet.timeout)
 
-    result = score(record, ruleset)
-    stored = {k: v for k, v in record_dict.items() if k != "dealer"}
+    outcome = mode.outcome(parsed, ruleset)
     game = Game.objects.filter(table=table, number=number).first()
     before = game_json(game) if game else None
     if game is None:
         game = Game(table=table, series_id=table.series_id, number=number)
     else:
         game.revision += 1
-    game.dealer = record.dealer or 0
-    game.record = stored
-    game.winner = "" if result.winner is None else result.winner.value
-    game.value = result.value
-    game.scores = {str(seat): points for seat, points in result.scores.items()}
-    game.breakdown = result.to_json()["breakdown"]
+    game.dealer = parsed.dealer or 0
+    game.record = {k: v for k, v in record_dict.items() if k != "dealer"}
+    game.winner = outcome.winner
+    game.value = outcome.value
+    game.scores = outcome.scores
+    game.breakdown = outcome.breakdown
     game.save()
-    _save_scores(game, table, record)
+    _save_scores(game, table, outcome)
 
     sheet.version += 1
     sheet.last_activity = timezone.now()
@@ -324,14 +304,20 @@ def save_game(
 def preview_game(table: Table, payload: dict[str, Any], *, dealer: Any) -> dict[str, Any]:
     """Score an entry without saving it (the form shows the value before saving).
     Raises ``EntryError`` exactly as ``save_game`` would for the record itself."""
+    sheet = get_sheet(table)
+    mode = mode_of(sheet)
     size = table_size(table)
-    record = parse_record(
-        build_record(payload, dealer, size), ruleset_for(table.series.tournament),
-        require_dealer=True,
-    )  # fmt: skip
-    if isinstance(record, EngineError):
-        raise _engine_error(record)
-    return score(record, ruleset_for(table.series.tournament)).to_json()
+    ruleset = ruleset_for(table.series.tournament)
+    parsed = mode.parse(mode.build(payload, dealer, size), size, ruleset)
+    if isinstance(parsed, EngineError):
+        raise _engine_error(parsed)
+    outcome = mode.outcome(parsed, ruleset)
+    return {
+        "winner": outcome.winner or None,
+        "value": outcome.value,
+        "scores": outcome.scores,
+        "breakdown": outcome.breakdown,
+    }
 
 
 @transaction.atomic

@@ -8,7 +8,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from rules.series import Severity, validate_series
+from rules.series import Severity
 from scoring.messages import finding_message
 from scoring.models import ScoreSheet
 from scoring.rulesets import ruleset_for
@@ -16,6 +16,7 @@ from scoring.services import Actor, EntryError, EntryResult
 from scoring.services.entry import (
     check_version,
     lock_table,
+    mode_of,
     record_audit,
     sheet_state,
     stored_records,
@@ -25,7 +26,7 @@ from tournaments.models import Series, Table
 
 
 def findings_for(table: Table, sheet: ScoreSheet, *, complete: bool = True) -> list[dict[str, Any]]:
-    report = validate_series(
+    report = mode_of(sheet).validate(
         stored_records(table),
         table_size(table),
         ruleset_for(table.series.tournament),

@@ -18,12 +18,13 @@ from django.utils.translation import gettext as _
 from django.views import View
 
 from rules.series import Severity
-from scoring.forms import GameForm, form_field_for
+from scoring.forms import GameForm, TranscriptionForm, form_field_for, form_field_for_transcription
 from scoring.messages import breakdown_lines
-from scoring.models import Game, ScoreSheet
+from scoring.models import Game
 from scoring.services import Actor, EntryError
 from scoring.services.entry import (
     delete_last_game,
+    get_sheet,
     preview_game,
     save_game,
     sheet_state,
@@ -67,14 +68,14 @@ class SheetView(View):
 
     def page(
         self,
-        form: GameForm | None = None,
+        form: GameForm | TranscriptionForm | None = None,
         *,
         editing: Game | None = None,
         status: int = 200,
         **extra: Any,
     ) -> HttpResponse:
         seats = self.seats()
-        sheet, _created = ScoreSheet.objects.get_or_create(table=self.table)
+        sheet = get_sheet(self.table)
         games = list(Game.objects.filter(table=self.table).order_by("number"))
         positions = [s.position for s in seats]
         totals = [0] * len(positions)
@@ -123,19 +124,37 @@ class SheetView(View):
             if s.position != sitting_out
         ]
 
-    def new_form(self, seats: list[Any], nxt: dict[str, Any], editing: Game | None) -> GameForm:
+    def transcribing(self) -> bool:
+        return get_sheet(self.table).mode == "transcription"
+
+    def new_form(
+        self, seats: list[Any], nxt: dict[str, Any], editing: Game | None
+    ) -> GameForm | TranscriptionForm:
         if editing is not None:
             sitting = situation_before(self.table, editing.number)["sitting_out"]
-            initial = GameForm.initial_from_record(editing.record)
         else:
             sitting = nxt["sitting_out"]
+        choices = self.seat_choices(seats, sitting)
+        if self.transcribing():
+            if editing is not None:
+                initial = TranscriptionForm.initial_from_record(editing.record)
+            else:
+                forced = nxt["forced"]
+                initial = {"soloist": forced, "forced": bool(forced), "compulsory": bool(forced)}
+            return TranscriptionForm(initial=initial, seats=choices, sitting_out=sitting)
+        if editing is not None:
+            initial = GameForm.initial_from_record(editing.record)
+        else:
             initial = {"contract": "normal"}
             if nxt["forced"]:
                 initial = {"contract": "solo", "soloist": nxt["forced"]}
-        return GameForm(initial=initial, seats=self.seat_choices(seats, sitting))
+        return GameForm(initial=initial, seats=choices)
 
-    def bound_form(self, sitting_out: int | None) -> GameForm:
-        return GameForm(self.request.POST, seats=self.seat_choices(self.seats(), sitting_out))
+    def bound_form(self, sitting_out: int | None) -> GameForm | TranscriptionForm:
+        choices = self.seat_choices(self.seats(), sitting_out)
+        if self.transcribing():
+            return TranscriptionForm(self.request.POST, seats=choices, sitting_out=sitting_out)
+        return GameForm(self.request.POST, seats=choices)
 
 
 def _version(request: HttpRequest) -> int | None:
@@ -143,9 +162,13 @@ def _version(request: HttpRequest) -> int | None:
     return int(raw) if raw.isdigit() else None
 
 
-def _attach(form: GameForm, error: EntryError) -> None:
-    contract = form.cleaned_data.get("contract") if hasattr(form, "cleaned_data") else None
-    field = form_field_for(error.field, contract) if error.field else None
+def _attach(form: GameForm | TranscriptionForm, error: EntryError) -> None:
+    """Show an error of the rules engine next to the form field it concerns."""
+    field = None
+    if error.field and isinstance(form, TranscriptionForm):
+        field = form_field_for_transcription(error.field)
+    elif error.field:
+        field = form_field_for(error.field, form.cleaned_data.get("contract"))
     form.add_error(field if field in form.fields else None, error.message)
 
 
@@ -191,7 +214,9 @@ class GameSaveView(SheetView):
         if not form.is_valid():
             return self.page(form, editing=editing)
         payload = form.to_payload(
-            compulsory_open=tuple(situation["compulsory_open"]), forced=situation["forced"]
+            compulsory_open=tuple(situation["compulsory_open"]),
+            forced=situation["forced"],
+            size=len(self.seats()),
         )
         dealer = situation["dealer"]
         try:
@@ -229,7 +254,9 @@ class PreviewView(SheetView):
         context: dict[str, Any] = {"seats": self.seats()}
         if form.is_valid():
             payload = form.to_payload(
-                compulsory_open=tuple(situation["compulsory_open"]), forced=situation["forced"]
+                compulsory_open=tuple(situation["compulsory_open"]),
+                forced=situation["forced"],
+                size=len(context["seats"]),
             )
             try:
                 result = preview_game(self.table, payload, dealer=situation["dealer"])

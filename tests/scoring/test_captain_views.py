@@ -109,3 +109,43 @@ def test_submit_refused_with_findings(client: Client, table) -> None:
     response = client.post(url(table, "abgeben/"), {"seat": "4", "version": "1"}, follow=True)
     assert ScoreSheet.objects.get().status == "open"
     assert "flash-error" in response.content.decode()
+
+
+@pytest.fixture
+def paper_table(db):
+    return running_table(make_tournament(slug="paper", entry_mode="transcription"))
+
+
+def test_transcription_row_is_checked_and_stored(client: Client, paper_table) -> None:
+    page = client.get(url(paper_table)).content.decode()
+    assert 'name="points_1"' in page and 'name="contract"' not in page
+    response = client.post(
+        url(paper_table, "spiel/"),
+        {"points_1": "3", "points_2": "-3", "points_3": "3", "points_4": "-3", "version": "0"},
+    )
+    assert response.status_code == 302
+    game = Game.objects.get()
+    assert game.scores == {"1": 3, "2": -3, "3": 3, "4": -3} and game.value == 3
+
+
+def test_transcription_row_sum_error_next_to_the_row(client: Client, paper_table) -> None:
+    response = client.post(
+        url(paper_table, "spiel/"),
+        {"points_1": "3", "points_2": "-3", "points_3": "3", "points_4": "-1", "version": "0"},
+    )
+    html = response.content.decode()
+    assert "Die Zeile ergibt nicht null (Summe 2)." in html
+    assert 'value="-1"' in html
+    assert not Game.objects.exists()
+
+
+def test_transcribed_compulsory_solo(client: Client, paper_table) -> None:
+    client.post(
+        url(paper_table, "spiel/"),
+        {"points_1": "-1", "points_2": "3", "points_3": "-1", "points_4": "-1",
+         "soloist": "2", "compulsory": "on", "version": "0"},
+    )  # fmt: skip
+    game = Game.objects.get()
+    assert game.record["soloist"] == 2 and game.record["compulsory"] is True
+    html = client.get(url(paper_table)).content.decode()
+    assert "Spiel 2" in html  # a compulsory solo: the same dealer deals again

@@ -54,6 +54,7 @@ def test_create_tournament_makes_creator_organizer(alice_client: Client, alice) 
             "ruleset": "ddv",
             "series_count": "4",
             "is_public": "on",
+            "entry_mode": "entry",
             "tiebreak": ["best_series", "last_series"],
         },
     )
