@@ -10,7 +10,7 @@ from django.db import transaction
 
 from tournaments.models import Player, Tournament
 from tournaments.services.draw import draw_series
-from tournaments.services.lifecycle import ensure_series, start_series
+from tournaments.services.lifecycle import close_series, ensure_series, start_series
 from tournaments.services.registrations import PlayerData, register
 
 DEMO_SLUG = "demo"
@@ -43,7 +43,8 @@ CLUBS = (
 
 @transaction.atomic
 def build_demo(players: int = 46, series: int = 3, seed: int = 2026) -> Tournament:
-    """(Re)create the tournament ``demo``: players, all series drawn, series 1 running."""
+    """(Re)create the tournament ``demo``: players, all series drawn and played through the
+    captains' service; the last series is running with about half of its games entered."""
     rng = random.Random(seed)
     Tournament.objects.filter(slug=DEMO_SLUG).delete()
     organizer, created = User.objects.get_or_create(username=DEMO_USER)
@@ -67,6 +68,19 @@ def build_demo(players: int = 46, series: int = 3, seed: int = 2026) -> Tourname
         existing = Player.objects.filter(first_name=first, last_name=last).first()
         register(tournament, data, existing_player=existing, checked_in=True)
     for number in range(1, series + 1):
-        draw_series(tournament.series.get(number=number), seed=seed + number)
-    start_series(tournament.series.get(number=1))
+        draw_series(tournament.series.get(number=number), seed=seed)
+    play_series(tournament, series, rng)
     return tournament
+
+
+def play_series(tournament: Tournament, series: int, rng: random.Random) -> None:
+    """All series but the last are played and closed; the last is running, half entered."""
+    from scoring.demo import play_table  # results belong to the scoring app
+
+    for number in range(1, series + 1):
+        current = start_series(tournament.series.get(number=number))
+        last = number == series
+        for table in current.tables.order_by("number"):
+            play_table(table, rng, games=rng.randint(6, 16) if last else None)
+        if not last:
+            close_series(current)

@@ -1,0 +1,95 @@
+"""Plausible games for the demo tournament, entered through the captains' service."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from scoring.services import Actor, EntryError
+from scoring.services.entry import save_game, situation_before
+from scoring.services.sheet import confirm_sheet, submit_sheet
+from tournaments.models import Table
+
+LEVELS = (None, None, None, "ansage", "ansage", "90")
+
+
+def _points(rng: random.Random) -> int:
+    return max(1, min(239, int(rng.gauss(124, 38))))
+
+
+def random_game(rng: random.Random, situation: dict[str, Any], size: int) -> dict[str, Any]:
+    active = [s for s in range(1, size + 1) if s != situation["sitting_out"]]
+    forced = situation["forced"]
+    if forced:
+        return {
+            "contract": "solo",
+            "solo": rng.choice(("damen", "buben", "karo", "kreuz")),
+            "compulsory": True,
+            "forced": True,
+            "re": [forced],
+            "re_points": _points(rng),
+        }
+    allowed = situation["compulsory_allowed"]
+    roll = rng.random()
+    if allowed and roll < 0.12:
+        return {
+            "contract": "solo",
+            "solo": rng.choice(("damen", "buben", "karo", "herz", "fleischlos")),
+            "compulsory": True,
+            "re": [rng.choice(allowed)],
+            "re_points": _points(rng),
+            "announcements": {"re": rng.choice(LEVELS[:5]), "kontra": rng.choice(LEVELS[:4])},
+        }
+    if roll < 0.16:
+        trick = rng.choice((1, 2, 3, None))
+        hochzeiter = rng.choice(active)
+        partner = rng.choice([s for s in active if s != hochzeiter])
+        re = [hochzeiter] if trick is None else sorted((hochzeiter, partner))
+        return {
+            "contract": "hochzeit",
+            "hochzeit_partner_trick": trick,
+            "re": re,
+            "re_points": max(_points(rng), 40),
+        }
+    points = _points(rng)
+    game: dict[str, Any] = {
+        "contract": "normal",
+        "re": sorted(rng.sample(active, 2)),
+        "re_points": points,
+    }
+    announcements = {"re": rng.choice(LEVELS), "kontra": rng.choice(LEVELS)}
+    if any(announcements.values()):
+        game["announcements"] = announcements
+    if rng.random() < 0.3:
+        winner_party = "re" if points > 120 else "kontra"
+        game["extras"] = {
+            winner_party: {"fuchs": rng.choice((0, 1)), "doppelkopf": 1, "karlchen": 0}
+        }
+    return game
+
+
+def play_table(
+    table: Table, rng: random.Random, *, games: int | None = None, finish: bool = True
+) -> None:
+    """Enter ``games`` games (all when None); submit and confirm when the sheet is full."""
+    size = table.seats.count()
+    captain = Actor("captain", seat=size)
+    entered = 0
+    while games is None or entered < games:
+        situation = situation_before(table, None)
+        if situation["finished"]:
+            break
+        for attempt in range(20):
+            payload = random_game(rng, situation, size)
+            if attempt > 10:  # a plain game is always valid
+                payload.pop("extras", None)
+                payload.pop("announcements", None)
+            try:
+                save_game(table.pk, payload, dealer=situation["dealer"], actor=captain)
+                break
+            except EntryError:
+                continue
+        entered += 1
+    if finish and situation_before(table, None)["finished"]:
+        submit_sheet(table.pk, seat=size, expected_version=None, actor=captain)
+        confirm_sheet(table.pk, seat=1, actor=Actor("captain", seat=1))
