@@ -100,7 +100,10 @@ class DrawForm(forms.Form):
         required=False,
         min_value=0,
         max_value=2**31 - 1,
-        help_text=_("Leave empty for a random seed. The same seed gives the same plan."),
+        help_text=_(
+            "Leave empty to use the tournament's seed, which keeps all series of one plan. "
+            "The same players and seed give the same plan."
+        ),
     )
     mode = forms.ChoiceField(
         label=_("draw mode"),

@@ -16,6 +16,10 @@ def new_token() -> str:
     return secrets.token_urlsafe(16)
 
 
+def new_seed() -> int:
+    return secrets.randbelow(2**31)
+
+
 class Player(models.Model):
     """One identity across tournaments."""
 
@@ -78,6 +82,9 @@ class Tournament(models.Model):
         default="entry",
     )
     registration_open = models.BooleanField(_("self-registration open"), default=False)
+    # One seed for all series: the draw can then re-derive the whole published plan,
+    # which keeps its zero-repeat guarantee (see docs/seating.md).
+    draw_seed = models.BigIntegerField(_("draw seed"), default=new_seed)
     registration_token = models.CharField(max_length=40, unique=True, default=new_token)
     organizers = models.ManyToManyField(
         settings.AUTH_USER_MODEL, related_name="organized_tournaments", blank=True

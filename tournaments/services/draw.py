@@ -3,7 +3,6 @@ write tables and seats in one transaction."""
 
 from __future__ import annotations
 
-import secrets
 from collections import defaultdict
 
 from django.db import transaction
@@ -86,7 +85,7 @@ def draw_series(
         seating.SeatingPlayer(id=r.start_number, club=r.player.club or None) for r in registrations
     ]
     options = seating.SeatingOptions(
-        seed=seed if seed is not None else secrets.randbelow(2**31),
+        seed=seed if seed is not None else series.tournament.draw_seed,
         keep_clubs_apart=keep_clubs_apart,
         mode="standings" if mode == "standings" else "random",
         standings=standings,
