@@ -6,6 +6,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import Registration, Tournament
+from tournaments.services.setup import settings_problems
 
 
 def ruleset_choices() -> list[tuple[str, str]]:
@@ -48,18 +49,14 @@ class TournamentForm(forms.ModelForm):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
-        starts, ends = data.get("starts_on"), data.get("ends_on")
-        if starts and ends and ends < starts:
-            self.add_error("ends_on", _("The last day cannot lie before the first day."))
-        count = data.get("series_count")
-        if count and self.instance.pk:
-            started = self.instance.series.exclude(status="planned").order_by("-number").first()
-            if started and count < started.number:
-                self.add_error(
-                    "series_count",
-                    _("Series %(n)d is already drawn; the tournament needs at least %(n)d series.")
-                    % {"n": started.number},
-                )
+        problems = settings_problems(
+            self.instance,
+            starts_on=data.get("starts_on"),
+            ends_on=data.get("ends_on"),
+            series_count=data.get("series_count"),
+        )
+        for field, message in problems.items():
+            self.add_error(field, message)
         return data
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.mixins import LoginRequiredMixin
-from django.db import transaction
 from django.db.models import Count, Q
 from django.http import HttpResponse
 from django.shortcuts import redirect
@@ -13,7 +12,7 @@ from django.urls import reverse
 from django.views.generic import FormView, TemplateView
 
 from tournaments.forms import TournamentForm
-from tournaments.services.lifecycle import ensure_series
+from tournaments.services.setup import save_tournament
 from tournaments.views.mixins import OrganizerMixin
 
 
@@ -21,11 +20,8 @@ class TournamentCreateView(LoginRequiredMixin, FormView):
     template_name = "tournaments/organizer/tournament_form.html"
     form_class = TournamentForm
 
-    @transaction.atomic
     def form_valid(self, form: TournamentForm) -> HttpResponse:
-        tournament = form.save()
-        tournament.organizers.add(self.request.user)
-        ensure_series(tournament)
+        tournament = save_tournament(form.save(commit=False), organizer=self.request.user)
         return redirect("tournaments:manage", slug=tournament.slug)
 
 
@@ -36,10 +32,8 @@ class TournamentUpdateView(OrganizerMixin, FormView):
     def get_form_kwargs(self) -> dict[str, Any]:
         return {**super().get_form_kwargs(), "instance": self.tournament}
 
-    @transaction.atomic
     def form_valid(self, form: TournamentForm) -> HttpResponse:
-        tournament = form.save()
-        ensure_series(tournament)
+        tournament = save_tournament(form.save(commit=False))
         return redirect("tournaments:manage", slug=tournament.slug)
 
 

@@ -9,6 +9,7 @@ from rest_framework import serializers
 from tournaments.api.base import StrictSerializerMixin
 from tournaments.forms import TIEBREAK_CHOICES, ruleset_choices
 from tournaments.models import Tournament
+from tournaments.services.setup import settings_problems
 
 DEFAULT_TIEBREAK = ["best_series", "last_series"]
 
@@ -54,26 +55,14 @@ class TournamentSerializer(StrictSerializerMixin, serializers.ModelSerializer):
 
     def validate(self, data: dict[str, Any]) -> dict[str, Any]:
         instance: Tournament | None = self.instance
-        starts = data.get("starts_on", instance.starts_on if instance else None)
-        ends = data.get("ends_on", instance.ends_on if instance else None)
-        if starts and ends and ends < starts:
-            raise serializers.ValidationError(
-                {"ends_on": _("The last day cannot lie before the first day.")}, code="invalid"
-            )
-        count = data.get("series_count")
-        if instance is not None and count is not None:
-            started = instance.series.exclude(status="planned").order_by("-number").first()
-            if started and count < started.number:
-                raise serializers.ValidationError(
-                    {
-                        "series_count": _(
-                            "Series %(n)d is already drawn; the tournament needs at least "
-                            "%(n)d series."
-                        )
-                        % {"n": started.number}
-                    },
-                    code="series_started",
-                )
+        problems = settings_problems(
+            instance,
+            starts_on=data.get("starts_on", instance.starts_on if instance else None),
+            ends_on=data.get("ends_on", instance.ends_on if instance else None),
+            series_count=data.get("series_count"),
+        )
+        if problems:
+            raise serializers.ValidationError(problems, code="invalid")
         if instance is None:
             data.setdefault("tiebreak", list(DEFAULT_TIEBREAK))
         return data

@@ -16,7 +16,7 @@ from tournaments.api.base import ApiMixin
 from tournaments.api.schema import errors
 from tournaments.api.serializers.tournaments import TournamentSerializer
 from tournaments.models import Tournament
-from tournaments.services.lifecycle import ensure_series
+from tournaments.services.setup import save_tournament
 
 
 @extend_schema_view(
@@ -67,11 +67,8 @@ class TournamentViewSet(
 
     @transaction.atomic
     def perform_create(self, serializer: TournamentSerializer) -> None:
-        tournament = serializer.save()
-        tournament.organizers.add(self.request.user)
-        ensure_series(tournament)
+        save_tournament(serializer.save(), organizer=self.request.user)
 
     @transaction.atomic
     def perform_update(self, serializer: TournamentSerializer) -> None:
-        tournament = serializer.save()
-        ensure_series(tournament)
+        save_tournament(serializer.save())
