@@ -53,6 +53,7 @@ ERROR_CODES: dict[str, str] = {
     "doppelkopf_exceeds_points": "The party's Augen cannot hold that many Doppelköpfe.",
     # penalties and house switches
     "penalties_not_zero_sum": "Penalty points must sum to zero (deductions are separate).",
+    "penalty_out_of_range": "A penalty component is between -48 and 48 points (DDV).",
     "deduction_out_of_range": "A deduction is between -12 and 0 points.",
     "bock_out_of_range": "Bock multiplier not allowed by the rule set.",
     # series input

@@ -404,6 +404,14 @@ def _parse_rows(
     data: dict[object, object], rs: RuleSet, seats: tuple[int, ...], sitting_out: int | None
 ) -> tuple[tuple[Penalty, ...], tuple[Penalty, ...], tuple[int, ...] | None]:
     penalties = _parse_components(data, "penalties", seats, sitting_out)
+    limit = rs.max_penalty_points()
+    for i, p in enumerate(penalties):
+        if not -limit <= p.points <= limit:
+            _fail(
+                "penalty_out_of_range",
+                f"penalties.{i}.points",
+                f"A penalty component is between -{limit} and {limit} points.",
+            )
     if sum(p.points for p in penalties):
         _fail("penalties_not_zero_sum", "penalties")
     deductions = _parse_components(data, "deductions", seats, None)

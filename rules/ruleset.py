@@ -61,6 +61,11 @@ class RuleSet:
     def normal_games(self, table_size: int) -> int:
         return self.normal_games_5 if table_size == 5 else self.normal_games_4
 
+    def max_penalty_points(self) -> int:
+        """Bound of one penalty component: the severe penalty with four Absagen (TSR 9.4),
+        doubled for a row that carries several decisions at once."""
+        return 2 * (self.severe_penalty + 4 * self.severe_penalty_per_absage)
+
     def total_games(self, table_size: int) -> int:
         """Games of a complete series at a table of this size (24 / 30 under the DDV)."""
         return self.normal_games(table_size) + table_size * self.compulsory_solos

@@ -60,6 +60,7 @@ ERROR_MESSAGES = {
         "The party's card points cannot hold that many Doppelköpfe (40 each)."
     ),
     "penalties_not_zero_sum": gettext_lazy("Penalty points must add up to zero."),
+    "penalty_out_of_range": gettext_lazy("Penalty points lie between −48 and 48 per player."),
     "deduction_out_of_range": gettext_lazy("A deduction lies between −12 and 0 points."),
     "bock_out_of_range": gettext_lazy("This rule set does not allow that many Bock games."),
     "scores_seats_mismatch": gettext_lazy("Enter the points of every player at the table."),
