@@ -1,6 +1,6 @@
 from django.urls import path
 
-from scoring.views import organizer, public
+from scoring.views import organizer, organizer_actions, public
 from scoring.views.captain import CaptainDoor, OrganizerDoor, door_views
 
 app_name = "scoring"
@@ -44,4 +44,19 @@ urlpatterns = [
         name="progress",
     ),
     path("verwaltung/<slug:slug>/protokoll/", organizer.AuditLogView.as_view(), name="audit"),
+    path(
+        "verwaltung/<slug:slug>/tisch/<int:table_id>/aktion/",
+        organizer_actions.SheetActionView.as_view(),
+        name="sheet-action",
+    ),
+    path(
+        "verwaltung/<slug:slug>/serie/<int:number>/zeit/",
+        organizer_actions.CallTimeView.as_view(),
+        name="call-time",
+    ),
+    path(
+        "verwaltung/<slug:slug>/serie/<int:number>/strafen/",
+        organizer_actions.PenaltyView.as_view(),
+        name="penalties",
+    ),
 ]

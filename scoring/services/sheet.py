@@ -15,6 +15,7 @@ from scoring.rulesets import ruleset_for
 from scoring.services import Actor, EntryError, EntryResult
 from scoring.services.entry import (
     check_version,
+    get_sheet,
     lock_table,
     mode_of,
     record_audit,
@@ -121,3 +122,18 @@ def set_timeout(table_id: int, *, timeout: bool, actor: Actor) -> EntryResult:
     sheet.save()
     record_audit(table, None, "scoring.sheet.timeout", actor, None, {"timeout": timeout})
     return EntryResult(200, _state(table, sheet))
+
+
+@transaction.atomic
+def call_time(series: Series, *, actor: Actor) -> int:
+    """Time is up for the whole series (TSR 8.5.1): every table that has not finished gets
+    the time-out flag. Returns the number of tables concerned."""
+    if series.status != Series.Status.RUNNING:
+        raise EntryError("series_not_running", _("This series is not running."))
+    count = 0
+    for table in series.tables.all():
+        sheet = get_sheet(table)
+        if not sheet.timeout and sheet.status == ScoreSheet.Status.OPEN:
+            set_timeout(table.pk, timeout=True, actor=actor)
+            count += 1
+    return count

@@ -94,3 +94,44 @@ def test_organizer_sheet_refused_to_others(client: Client, tournament) -> None:
     other.force_login(User.objects.create_user("other"))
     assert other.get(f"/verwaltung/cup/tisch/{table.pk}/").status_code == 403
     assert client.get(f"/verwaltung/cup/tisch/{table.pk}/").status_code == 302
+
+
+def test_penalty_page_records_deduction(organizer_client: Client, tournament) -> None:
+    url = "/verwaltung/cup/serie/1/strafen/"
+    registration = tournament.registrations.get(start_number=2)
+    response = organizer_client.post(url, {"registration": registration.pk, "points": "-20"})
+    html = response.content.decode()
+    assert response.status_code == 200 and "field-error" in html  # out of range, no reason
+    response = organizer_client.post(
+        url, {"registration": registration.pk, "points": "-2", "reason": "Handy am Tisch"}
+    )
+    assert response.status_code == 302
+    from scoring.standings import overall_standings
+
+    row = next(r for r in overall_standings(tournament) if r["start_number"] == 2)
+    assert row["total"] == -3 - 2
+    assert "Handy am Tisch" in organizer_client.get(url).content.decode()
+
+
+def test_call_time_and_reopen(organizer_client: Client, tournament) -> None:
+    from scoring.models import AuditEntry, ScoreSheet
+
+    response = organizer_client.post("/verwaltung/cup/serie/1/zeit/")
+    assert response.status_code == 302
+    sheet = ScoreSheet.objects.get()
+    assert sheet.timeout
+    ScoreSheet.objects.filter(pk=sheet.pk).update(status="submitted")
+    table = sheet.table
+    action = f"/verwaltung/cup/tisch/{table.pk}/aktion/"
+    organizer_client.post(action, {"action": "reopen", "reason": ""})
+    assert ScoreSheet.objects.get().status == "submitted"
+    organizer_client.post(action, {"action": "reopen", "reason": "Fehler in Spiel 3"})
+    assert ScoreSheet.objects.get().status == "open"
+    assert AuditEntry.objects.filter(action="scoring.sheet.reopened").exists()
+
+
+def test_organizer_actions_refused_to_others(client: Client, tournament) -> None:
+    other = Client()
+    other.force_login(User.objects.create_user("other"))
+    assert other.post("/verwaltung/cup/serie/1/zeit/").status_code == 403
+    assert other.get("/verwaltung/cup/serie/1/strafen/").status_code == 403

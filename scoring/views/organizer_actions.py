@@ -1,0 +1,107 @@
+"""Organizer actions on results: reopen a sheet, call time, penalty points."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views import View
+from django.views.generic import FormView
+
+from scoring.models import Penalty
+from scoring.services import Actor, EntryError
+from scoring.services.penalties import add_penalty
+from scoring.services.sheet import call_time, reopen_sheet, set_timeout
+from tournaments.models import Registration, Series, Table
+from tournaments.views.mixins import OrganizerMixin
+
+
+class SheetActionView(OrganizerMixin, View):
+    """Reopen a submitted sheet (with a reason) or set/clear its time-out flag."""
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        table = get_object_or_404(Table, pk=kwargs["table_id"], series__tournament=self.tournament)
+        actor = Actor("organizer", user=request.user)
+        action = request.POST.get("action")
+        try:
+            if action == "reopen":
+                reopen_sheet(table.pk, actor=actor, reason=request.POST.get("reason", ""))
+                messages.success(request, _("The sheet is open again."))
+            elif action in ("timeout", "no-timeout"):
+                set_timeout(table.pk, timeout=action == "timeout", actor=actor)
+                messages.success(request, _("Saved."))
+        except EntryError as exc:
+            messages.error(request, exc.message)
+        return redirect("scoring:sheet", slug=self.tournament.slug, table_id=table.pk)
+
+
+class CallTimeView(OrganizerMixin, View):
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        series = get_object_or_404(self.tournament.series, number=kwargs["number"])
+        try:
+            count = call_time(series, actor=Actor("organizer", user=request.user))
+        except EntryError as exc:
+            messages.error(request, exc.message)
+        else:
+            messages.success(
+                request, _("Time called at %(n)d tables: only forced solos remain.") % {"n": count}
+            )
+        return redirect("tournaments:series", slug=self.tournament.slug, number=series.number)
+
+
+class PenaltyForm(forms.Form):
+    registration = forms.ModelChoiceField(
+        label=gettext_lazy("player"), queryset=Registration.objects.none()
+    )
+    points = forms.IntegerField(label=gettext_lazy("points"), min_value=-12, max_value=-1)
+    reason = forms.CharField(label=gettext_lazy("reason"), max_length=300)
+
+    def __init__(self, *args: Any, registrations: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["registration"].queryset = registrations
+
+
+class PenaltyView(OrganizerMixin, FormView):
+    """Points deducted without counter-credit (TSR 9.7) for players of one series."""
+
+    template_name = "scoring/organizer/penalties.html"
+    form_class = PenaltyForm
+
+    def series(self) -> Series:
+        return get_object_or_404(self.tournament.series, number=self.kwargs["number"])
+
+    def get_form_kwargs(self) -> dict[str, Any]:
+        seated = self.tournament.registrations.filter(seats__series=self.series()).select_related(
+            "player"
+        )
+        return {**super().get_form_kwargs(), "registrations": seated}
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        series = self.series()
+        penalties = Penalty.objects.filter(series=series).select_related(
+            "registration__player", "created_by"
+        )
+        return {**super().get_context_data(**kwargs), "series": series, "penalties": penalties}
+
+    def form_valid(self, form: PenaltyForm) -> HttpResponse:
+        data = form.cleaned_data
+        try:
+            add_penalty(
+                self.series(),
+                data["registration"],
+                data["points"],
+                data["reason"],
+                Actor("organizer", user=self.request.user),
+            )
+        except EntryError as exc:
+            form.add_error(exc.field or None, exc.message)
+            return self.form_invalid(form)
+        messages.success(self.request, _("Penalty points recorded."))
+        return redirect(
+            "scoring:penalties", slug=self.tournament.slug, number=self.kwargs["number"]
+        )
