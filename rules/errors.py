@@ -9,6 +9,7 @@ stable snake_case key of ``ERROR_CODES``; ``field`` is the dotted path of the of
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NoReturn
 
 ERROR_CODES: dict[str, str] = {
     # shape and types
@@ -77,3 +78,15 @@ class EngineError:
 def engine_error(code: str, field: str, detail: str | None = None) -> EngineError:
     """Build an error; ``detail`` (English) replaces the generic message of the code."""
     return EngineError(code, field, detail if detail is not None else ERROR_CODES[code])
+
+
+class InvalidInput(Exception):
+    """Raised inside the parsers to unwind to their entry point, which returns ``error``."""
+
+    def __init__(self, error: EngineError) -> None:
+        super().__init__(error.code)
+        self.error = error
+
+
+def fail(code: str, field: str, detail: str | None = None) -> NoReturn:
+    raise InvalidInput(engine_error(code, field, detail))

@@ -6,11 +6,9 @@
 
 from __future__ import annotations
 
-from typing import NoReturn
-
 from rules.cards import TOTAL_AUGEN, TRICKS, max_augen, min_augen
 from rules.contracts import LEVEL_FROM_JSON, AnnouncementLevel, Contract, SoloType
-from rules.errors import EngineError, engine_error
+from rules.errors import EngineError, InvalidInput, fail
 from rules.gamerecord import NO_EXTRAS, Extras, GameRecord, Penalty, record_to_json
 from rules.ruleset import RuleSet
 
@@ -50,37 +48,27 @@ _CONTRACTS = {c.value: c for c in Contract}
 _SOLO_TYPES = {s.value: s for s in SoloType}
 
 
-class _Invalid(Exception):
-    def __init__(self, error: EngineError) -> None:
-        super().__init__(error.code)
-        self.error = error
-
-
-def _fail(code: str, field: str, detail: str | None = None) -> NoReturn:
-    raise _Invalid(engine_error(code, field, detail))
-
-
 def parse_record(
     data: object, ruleset: RuleSet, *, require_dealer: bool = False
 ) -> GameRecord | EngineError:
     """Validate ``data`` (a decoded JSON object) and return a ``GameRecord`` or an error."""
     try:
         return _parse(data, ruleset, require_dealer)
-    except _Invalid as exc:
+    except InvalidInput as exc:
         return exc.error
 
 
 def _parse(data: object, rs: RuleSet, require_dealer: bool) -> GameRecord:
     if type(data) is not dict:
-        _fail("not_an_object", "", "A game record must be a JSON object.")
+        fail("not_an_object", "", "A game record must be a JSON object.")
     for key in data:
         if key not in _KNOWN:
-            _fail("unknown_field", str(key), f"Unknown field {key!r}.")
+            fail("unknown_field", str(key), f"Unknown field {key!r}.")
     not_played = _opt_bool(data, "not_played")
     if not_played:
         for key in _GAME_FACTS:
             if key in data:
-                _fail("not_played_game_fields", key, f"{key!r} is not given for a game not played.")
+                fail("not_played_game_fields", key, f"{key!r} is not given for a game not played.")
         return _parse_not_played(data, rs, require_dealer)
 
     contract = _parse_contract(data)
@@ -89,11 +77,11 @@ def _parse(data: object, rs: RuleSet, require_dealer: bool) -> GameRecord:
     forced = _opt_bool(data, "forced")
     if contract is not Contract.SOLO:
         if compulsory:
-            _fail("solo_flag_not_allowed", "compulsory")
+            fail("solo_flag_not_allowed", "compulsory")
         if forced:
-            _fail("solo_flag_not_allowed", "forced")
+            fail("solo_flag_not_allowed", "forced")
     if forced and not compulsory:
-        _fail("forced_not_compulsory", "forced")
+        fail("forced_not_compulsory", "forced")
     partner_trick = _parse_partner_trick(data, contract, rs)
     seats, sitting_out, dealer = _parse_table(data, rs, require_dealer)
     solo_scoring = (
@@ -107,7 +95,7 @@ def _parse(data: object, rs: RuleSet, require_dealer: bool) -> GameRecord:
 
     re_points = _req_int(data, "re_points")
     if not 0 <= re_points <= TOTAL_AUGEN:
-        _fail("re_points_out_of_range", "re_points", f"re_points must be 0..{TOTAL_AUGEN}.")
+        fail("re_points_out_of_range", "re_points", f"re_points must be 0..{TOTAL_AUGEN}.")
     re_tricks = _opt_int(data, "re_tricks")
     if re_tricks is None:  # no trick only with 0 Augen, all tricks only with 240
         if re_points == 0:
@@ -118,9 +106,9 @@ def _parse(data: object, rs: RuleSet, require_dealer: bool) -> GameRecord:
             lo, hi = 1, TRICKS - 1
     else:
         if not 0 <= re_tricks <= TRICKS:
-            _fail("re_tricks_out_of_range", "re_tricks", f"re_tricks must be 0..{TRICKS}.")
+            fail("re_tricks_out_of_range", "re_tricks", f"re_tricks must be 0..{TRICKS}.")
         if not min_augen(re_tricks) <= re_points <= max_augen(re_tricks):
-            _fail(
+            fail(
                 "points_tricks_inconsistent",
                 "re_tricks",
                 f"{re_tricks} tricks hold {min_augen(re_tricks)}..{max_augen(re_tricks)} Augen, "
@@ -130,7 +118,7 @@ def _parse(data: object, rs: RuleSet, require_dealer: bool) -> GameRecord:
     if contract is Contract.HOCHZEIT:
         need = partner_trick if partner_trick is not None else rs.hochzeit_clarification_tricks
         if hi < need or re_points < min_augen(need):
-            _fail(
+            fail(
                 "hochzeit_tricks_inconsistent",
                 "re_tricks" if re_tricks is not None else "re_points",
                 f"Re won at least the first {need} trick(s) of this Hochzeit.",
@@ -141,7 +129,7 @@ def _parse(data: object, rs: RuleSet, require_dealer: bool) -> GameRecord:
     penalties, deductions, scores = _parse_rows(data, rs, seats, sitting_out)
     bock = _opt_int(data, "bock") or 0
     if not 0 <= bock <= rs.bock_max:
-        _fail("bock_out_of_range", "bock", f"bock must be 0..{rs.bock_max} in this rule set.")
+        fail("bock_out_of_range", "bock", f"bock must be 0..{rs.bock_max} in this rule set.")
     return GameRecord(
         contract=contract,
         solo=solo,
@@ -186,19 +174,19 @@ def _parse_not_played(data: dict[object, object], rs: RuleSet, require_dealer: b
 def _opt_bool(data: dict[object, object], key: str) -> bool:
     value = data.get(key, False)
     if type(value) is not bool:
-        _fail("wrong_type", key, f"{key} must be true or false.")
+        fail("wrong_type", key, f"{key} must be true or false.")
     return value
 
 
 def _check_int(value: object, field: str) -> int:
     if type(value) is not int:
-        _fail("wrong_type", field, f"{field} must be an integer.")
+        fail("wrong_type", field, f"{field} must be an integer.")
     return value
 
 
 def _req_int(data: dict[object, object], key: str) -> int:
     if key not in data:
-        _fail("missing_field", key, f"{key} is required.")
+        fail("missing_field", key, f"{key} is required.")
     return _check_int(data[key], key)
 
 
@@ -209,20 +197,20 @@ def _opt_int(data: dict[object, object], key: str) -> int | None:
 
 def _check_dict(value: object, field: str) -> dict[object, object]:
     if type(value) is not dict:
-        _fail("wrong_type", field, f"{field} must be an object.")
+        fail("wrong_type", field, f"{field} must be an object.")
     return value
 
 
 def _check_list(value: object, field: str) -> list[object]:
     if type(value) is not list:
-        _fail("wrong_type", field, f"{field} must be a list.")
+        fail("wrong_type", field, f"{field} must be a list.")
     return value
 
 
 def _check_seat(value: object, field: str, seats: tuple[int, ...]) -> int:
     seat = _check_int(value, field)
     if seat not in seats:
-        _fail("seat_not_at_table", field, f"Seat {seat} is not at this table.")
+        fail("seat_not_at_table", field, f"Seat {seat} is not at this table.")
     return seat
 
 
@@ -231,13 +219,13 @@ def _check_seat(value: object, field: str, seats: tuple[int, ...]) -> int:
 
 def _parse_contract(data: dict[object, object]) -> Contract:
     if "contract" not in data:
-        _fail("missing_field", "contract", "contract is required.")
+        fail("missing_field", "contract", "contract is required.")
     value = data["contract"]
     if type(value) is not str:
-        _fail("wrong_type", "contract", "contract must be a string.")
+        fail("wrong_type", "contract", "contract must be a string.")
     contract = _CONTRACTS.get(value)
     if contract is None:
-        _fail("unknown_contract", "contract", f"Unknown contract {value!r}.")
+        fail("unknown_contract", "contract", f"Unknown contract {value!r}.")
     return contract
 
 
@@ -245,15 +233,15 @@ def _parse_solo(data: dict[object, object], contract: Contract) -> SoloType | No
     value = data.get("solo")
     if contract is not Contract.SOLO:
         if value is not None:
-            _fail("solo_type_not_allowed", "solo")
+            fail("solo_type_not_allowed", "solo")
         return None
     if value is None:
-        _fail("missing_field", "solo", "A solo needs its solo type.")
+        fail("missing_field", "solo", "A solo needs its solo type.")
     if type(value) is not str:
-        _fail("wrong_type", "solo", "solo must be a string.")
+        fail("wrong_type", "solo", "solo must be a string.")
     solo = _SOLO_TYPES.get(value)
     if solo is None:
-        _fail("unknown_solo_type", "solo", f"Unknown solo type {value!r}.")
+        fail("unknown_solo_type", "solo", f"Unknown solo type {value!r}.")
     return solo
 
 
@@ -261,13 +249,13 @@ def _parse_partner_trick(data: dict[object, object], contract: Contract, rs: Rul
     key = "hochzeit_partner_trick"
     if contract is not Contract.HOCHZEIT:
         if data.get(key) is not None:
-            _fail("hochzeit_partner_trick_not_allowed", key)
+            fail("hochzeit_partner_trick_not_allowed", key)
         return None
     if key not in data:
-        _fail("missing_field", key, "A Hochzeit needs hochzeit_partner_trick (1..3 or null).")
+        fail("missing_field", key, "A Hochzeit needs hochzeit_partner_trick (1..3 or null).")
     trick = _opt_int(data, key)
     if trick is not None and not 1 <= trick <= rs.hochzeit_clarification_tricks:
-        _fail("hochzeit_partner_trick_out_of_range", key)
+        fail("hochzeit_partner_trick_out_of_range", key)
     return trick
 
 
@@ -275,27 +263,27 @@ def _parse_table(
     data: dict[object, object], rs: RuleSet, require_dealer: bool
 ) -> tuple[tuple[int, ...], int | None, int | None]:
     if "seats" not in data:
-        _fail("missing_field", "seats", "seats is required.")
+        fail("missing_field", "seats", "seats is required.")
     raw = _check_list(data["seats"], "seats")
     seats = tuple(_check_int(v, f"seats.{i}") for i, v in enumerate(raw))
     if len(seats) not in rs.table_sizes or seats != tuple(range(1, len(seats) + 1)):
-        _fail("invalid_seats", "seats")
+        fail("invalid_seats", "seats")
     sitting_out = data.get("sitting_out")
     if sitting_out is not None:
         sitting_out = _check_seat(sitting_out, "sitting_out", seats)
     active = len(seats) - (sitting_out is not None)
     if active > 4:
-        _fail("sitting_out_required", "sitting_out")
+        fail("sitting_out_required", "sitting_out")
     if active < 4:
-        _fail("sitting_out_not_allowed", "sitting_out")
+        fail("sitting_out_not_allowed", "sitting_out")
     dealer = data.get("dealer")
     if dealer is None:
         if require_dealer:
-            _fail("missing_field", "dealer", "dealer is required.")
+            fail("missing_field", "dealer", "dealer is required.")
     else:
         dealer = _check_seat(dealer, "dealer", seats)
         if sitting_out is not None and dealer != sitting_out:
-            _fail("sitting_out_not_dealer", "sitting_out")
+            fail("sitting_out_not_dealer", "sitting_out")
     return seats, sitting_out, dealer
 
 
@@ -303,18 +291,18 @@ def _parse_re(
     data: dict[object, object], seats: tuple[int, ...], sitting_out: int | None, size: int
 ) -> tuple[int, ...]:
     if "re" not in data:
-        _fail("missing_field", "re", "re is required.")
+        fail("missing_field", "re", "re is required.")
     raw = _check_list(data["re"], "re")
     re: list[int] = []
     for i, value in enumerate(raw):
         seat = _check_seat(value, f"re.{i}", seats)
         if seat == sitting_out:
-            _fail("seat_sitting_out", f"re.{i}")
+            fail("seat_sitting_out", f"re.{i}")
         if seat in re:
-            _fail("re_duplicate_seat", f"re.{i}")
+            fail("re_duplicate_seat", f"re.{i}")
         re.append(seat)
     if len(re) != size:
-        _fail("re_party_size", "re", f"Re must have {size} seat(s) in this game.")
+        fail("re_party_size", "re", f"Re must have {size} seat(s) in this game.")
     return tuple(re)
 
 
@@ -325,15 +313,15 @@ def _parse_announcements(data: dict[object, object]) -> tuple[AnnouncementLevel,
     ann = _check_dict(value, "announcements")
     for key in ann:
         if key not in _PARTY_KEYS:
-            _fail("unknown_field", f"announcements.{key}", f"Unknown party {key!r}.")
+            fail("unknown_field", f"announcements.{key}", f"Unknown party {key!r}.")
     levels = []
     for party in ("re", "kontra"):
         raw = ann.get(party)
         if raw is not None and type(raw) is not str:
-            _fail("wrong_type", f"announcements.{party}", "An announcement is a string or null.")
+            fail("wrong_type", f"announcements.{party}", "An announcement is a string or null.")
         level = LEVEL_FROM_JSON.get(raw)
         if level is None:
-            _fail("unknown_announcement", f"announcements.{party}", f"Unknown level {raw!r}.")
+            fail("unknown_announcement", f"announcements.{party}", f"Unknown level {raw!r}.")
         levels.append(level)
     return levels[0], levels[1]
 
@@ -352,34 +340,34 @@ def _parse_extras(
     raw = _check_dict(value, "extras")
     for key in raw:
         if key not in _PARTY_KEYS:
-            _fail("unknown_field", f"extras.{key}", f"Unknown party {key!r}.")
+            fail("unknown_field", f"extras.{key}", f"Unknown party {key!r}.")
     re = _parse_party_extras(raw.get("re"), "extras.re")
     kontra = _parse_party_extras(raw.get("kontra"), "extras.kontra")
     if (re is not NO_EXTRAS or kontra is not NO_EXTRAS) and (solo_scoring or not rs.sonderpunkte):
-        _fail("extras_not_allowed", "extras")
+        fail("extras_not_allowed", "extras")
     for party, extras, (augen, max_tricks) in (
         ("re", re, re_holds),
         ("kontra", kontra, kontra_holds),
     ):
         field = f"extras.{party}"
         if extras.fuchs and max_tricks == 0:
-            _fail("fuchs_without_trick", f"{field}.fuchs")
+            fail("fuchs_without_trick", f"{field}.fuchs")
         if extras.karlchen and max_tricks == 0:
-            _fail("karlchen_without_trick", f"{field}.karlchen")
+            fail("karlchen_without_trick", f"{field}.karlchen")
         if extras.doppelkopf > max_tricks:
-            _fail("doppelkopf_exceeds_tricks", f"{field}.doppelkopf")
+            fail("doppelkopf_exceeds_tricks", f"{field}.doppelkopf")
         if extras.doppelkopf > augen // rs.doppelkopf_augen:
-            _fail(
+            fail(
                 "doppelkopf_exceeds_points",
                 f"{field}.doppelkopf",
                 f"{augen} Augen hold at most {augen // rs.doppelkopf_augen} Doppelkopf/-köpfe.",
             )
     if re.fuchs > rs.max_fuchs or re.fuchs + kontra.fuchs > rs.max_fuchs:
         field = "extras.re.fuchs" if re.fuchs > rs.max_fuchs else "extras.kontra.fuchs"
-        _fail("fuchs_total_exceeded", field, f"At most {rs.max_fuchs} Füchse per game.")
+        fail("fuchs_total_exceeded", field, f"At most {rs.max_fuchs} Füchse per game.")
     if re.karlchen > rs.max_karlchen or re.karlchen + kontra.karlchen > rs.max_karlchen:
         field = "extras.re.karlchen" if re.karlchen > rs.max_karlchen else "extras.kontra.karlchen"
-        _fail("karlchen_total_exceeded", field, f"At most {rs.max_karlchen} Karlchen per game.")
+        fail("karlchen_total_exceeded", field, f"At most {rs.max_karlchen} Karlchen per game.")
     return re, kontra
 
 
@@ -390,10 +378,10 @@ def _parse_party_extras(value: object, field: str) -> Extras:
     counts = {"fuchs": 0, "doppelkopf": 0, "karlchen": 0}
     for key, count in raw.items():
         if key not in _EXTRA_KEYS:
-            _fail("unknown_field", f"{field}.{key}", f"Unknown Sonderpunkt {key!r}.")
+            fail("unknown_field", f"{field}.{key}", f"Unknown Sonderpunkt {key!r}.")
         n = _check_int(count, f"{field}.{key}")
         if n < 0:
-            _fail("extra_count_negative", f"{field}.{key}")
+            fail("extra_count_negative", f"{field}.{key}")
         counts[str(key)] = n
     if not any(counts.values()):
         return NO_EXTRAS
@@ -407,17 +395,17 @@ def _parse_rows(
     limit = rs.max_penalty_points()
     for i, p in enumerate(penalties):
         if not -limit <= p.points <= limit:
-            _fail(
+            fail(
                 "penalty_out_of_range",
                 f"penalties.{i}.points",
                 f"A penalty component is between -{limit} and {limit} points.",
             )
     if sum(p.points for p in penalties):
-        _fail("penalties_not_zero_sum", "penalties")
+        fail("penalties_not_zero_sum", "penalties")
     deductions = _parse_components(data, "deductions", seats, None)
     for i, d in enumerate(deductions):
         if not -rs.max_deduction <= d.points <= 0:
-            _fail(
+            fail(
                 "deduction_out_of_range",
                 f"deductions.{i}.points",
                 f"A deduction is between -{rs.max_deduction} and 0 points.",
@@ -427,7 +415,7 @@ def _parse_rows(
         return penalties, deductions, None
     raw = _check_dict(value, "scores")
     if set(raw) != {str(s) for s in seats}:
-        _fail("scores_seats_mismatch", "scores")
+        fail("scores_seats_mismatch", "scores")
     scores = tuple(_check_int(raw[str(s)], f"scores.{s}") for s in seats)
     return penalties, deductions, scores
 
@@ -444,12 +432,12 @@ def _parse_components(
         item = _check_dict(raw, field)
         for k in item:
             if k not in _COMPONENT_KEYS:
-                _fail("unknown_field", f"{field}.{k}", f"Unknown field {k!r}.")
+                fail("unknown_field", f"{field}.{k}", f"Unknown field {k!r}.")
         for k in _COMPONENT_KEYS:
             if k not in item:
-                _fail("missing_field", f"{field}.{k}", f"{k} is required.")
+                fail("missing_field", f"{field}.{k}", f"{k} is required.")
         seat = _check_seat(item["seat"], f"{field}.seat", seats)
         if seat == sitting_out:
-            _fail("seat_sitting_out", f"{field}.seat")
+            fail("seat_sitting_out", f"{field}.seat")
         items.append(Penalty(seat, _check_int(item["points"], f"{field}.points")))
     return tuple(items)

@@ -49,9 +49,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import NoReturn
 
-from rules.errors import EngineError, engine_error
+from rules.errors import EngineError, InvalidInput, fail
 from rules.gamerecord import Penalty
 from rules.ruleset import RuleSet
 from rules.series import (
@@ -123,45 +122,35 @@ class TranscribedRow:
 # --- parsing -------------------------------------------------------------------------------
 
 
-class _Invalid(Exception):
-    def __init__(self, error: EngineError) -> None:
-        super().__init__(error.code)
-        self.error = error
-
-
-def _fail(code: str, field: str, detail: str | None = None) -> NoReturn:
-    raise _Invalid(engine_error(code, field, detail))
-
-
 def parse_transcribed(
     data: object, table_size: int, ruleset: RuleSet
 ) -> TranscribedRow | EngineError:
     """Validate one transcribed row (a decoded JSON object); never raises for bad data."""
     try:
         return _parse(data, table_size, ruleset)
-    except _Invalid as exc:
+    except InvalidInput as exc:
         return exc.error
 
 
 def _parse(data: object, table_size: int, rs: RuleSet) -> TranscribedRow:
     if table_size not in rs.table_sizes:
-        _fail("invalid_table_size", "")
+        fail("invalid_table_size", "")
     if type(data) is not dict:
-        _fail("not_an_object", "", "A transcribed row must be a JSON object.")
+        fail("not_an_object", "", "A transcribed row must be a JSON object.")
     for key in data:
         if key not in _KNOWN:
-            _fail("unknown_field", str(key), f"Unknown field {key!r}.")
+            fail("unknown_field", str(key), f"Unknown field {key!r}.")
     seats = tuple(range(1, table_size + 1))
     if "dealer" not in data:
-        _fail("missing_field", "dealer", "dealer is required.")
+        fail("missing_field", "dealer", "dealer is required.")
     dealer = _seat(data["dealer"], "dealer", seats)
     if "scores" not in data:
-        _fail("missing_field", "scores", "scores is required.")
+        fail("missing_field", "scores", "scores is required.")
     raw = data["scores"]
     if type(raw) is not dict:
-        _fail("wrong_type", "scores", "scores must be an object.")
+        fail("wrong_type", "scores", "scores must be an object.")
     if set(raw) != {str(s) for s in seats}:
-        _fail("scores_seats_mismatch", "scores")
+        fail("scores_seats_mismatch", "scores")
     scores = tuple(_int(raw[str(s)], f"scores.{s}") for s in seats)
     soloist_value = data.get("soloist")
     soloist = None if soloist_value is None else _seat(soloist_value, "soloist", seats)
@@ -172,13 +161,13 @@ def _parse(data: object, table_size: int, rs: RuleSet) -> TranscribedRow:
         marks = (("soloist", soloist is not None), ("compulsory", compulsory), ("forced", forced))
         for key, marked in marks:
             if marked:
-                _fail("not_played_game_fields", key, "A row that was not played has no solo marks.")
+                fail("not_played_game_fields", key, "A row that was not played has no solo marks.")
     if forced and not compulsory:
-        _fail("forced_not_compulsory", "forced")
+        fail("forced_not_compulsory", "forced")
     if soloist is None and (compulsory or forced):
-        _fail("solo_flag_not_allowed", "compulsory", "A compulsory solo needs its soloist.")
+        fail("solo_flag_not_allowed", "compulsory", "A compulsory solo needs its soloist.")
     if soloist is not None and table_size == 5 and soloist == dealer:
-        _fail("seat_sitting_out", "soloist", "The dealer sits out and cannot be the soloist.")
+        fail("seat_sitting_out", "soloist", "The dealer sits out and cannot be the soloist.")
     deductions = _deductions(data.get("deductions"), seats, rs)
     return TranscribedRow(
         seats, dealer, scores, soloist, compulsory, forced, not_played, deductions
@@ -187,21 +176,21 @@ def _parse(data: object, table_size: int, rs: RuleSet) -> TranscribedRow:
 
 def _int(value: object, field: str) -> int:
     if type(value) is not int:
-        _fail("wrong_type", field, f"{field} must be an integer.")
+        fail("wrong_type", field, f"{field} must be an integer.")
     return value
 
 
 def _seat(value: object, field: str, seats: tuple[int, ...]) -> int:
     seat = _int(value, field)
     if seat not in seats:
-        _fail("seat_not_at_table", field, f"Seat {seat} is not at this table.")
+        fail("seat_not_at_table", field, f"Seat {seat} is not at this table.")
     return seat
 
 
 def _bool(data: dict[object, object], key: str) -> bool:
     value = data.get(key, False)
     if type(value) is not bool:
-        _fail("wrong_type", key, f"{key} must be true or false.")
+        fail("wrong_type", key, f"{key} must be true or false.")
     return value
 
 
@@ -209,22 +198,22 @@ def _deductions(value: object, seats: tuple[int, ...], rs: RuleSet) -> tuple[Pen
     if value is None:
         return ()
     if type(value) is not list:
-        _fail("wrong_type", "deductions", "deductions must be a list.")
+        fail("wrong_type", "deductions", "deductions must be a list.")
     items: list[Penalty] = []
     for i, raw in enumerate(value):
         field = f"deductions.{i}"
         if type(raw) is not dict:
-            _fail("wrong_type", field, f"{field} must be an object.")
+            fail("wrong_type", field, f"{field} must be an object.")
         for k in raw:
             if k not in _COMPONENT_KEYS:
-                _fail("unknown_field", f"{field}.{k}", f"Unknown field {k!r}.")
+                fail("unknown_field", f"{field}.{k}", f"Unknown field {k!r}.")
         for k in _COMPONENT_KEYS:
             if k not in raw:
-                _fail("missing_field", f"{field}.{k}", f"{k} is required.")
+                fail("missing_field", f"{field}.{k}", f"{k} is required.")
         seat = _seat(raw["seat"], f"{field}.seat", seats)
         points = _int(raw["points"], f"{field}.points")
         if not -rs.max_deduction <= points <= 0:
-            _fail(
+            fail(
                 "deduction_out_of_range",
                 f"{field}.points",
                 f"A deduction is between -{rs.max_deduction} and 0 points.",
