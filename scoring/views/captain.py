@@ -264,6 +264,7 @@ class PreviewView(SheetView):
                 context["error"] = exc.message
             else:
                 context["result"] = result
+                context["solo_scored"] = len(payload.get("re", [])) == 1
                 context["lines"] = breakdown_lines(result["breakdown"])
                 context["scores"] = [
                     (s, result["scores"].get(str(s.position), 0)) for s in context["seats"]

@@ -149,3 +149,13 @@ def test_transcribed_compulsory_solo(client: Client, paper_table) -> None:
     assert game.record["soloist"] == 2 and game.record["compulsory"] is True
     html = client.get(url(paper_table)).content.decode()
     assert "Spiel 2" in html  # a compulsory solo: the same dealer deals again
+
+
+def test_preview_of_a_solo_speaks_of_the_soloist(client: Client, table) -> None:
+    response = client.post(
+        url(table, "vorschau/"),
+        {"contract": "solo", "solo": "damen", "soloist": "2", "re_points": "100", "version": "0"},
+        HTTP_HX_REQUEST="true",
+    )
+    html = response.content.decode()
+    assert "Der Solist verliert" in html and "2: -3" in html
