@@ -58,6 +58,9 @@ INSTALLED_APPS = [
     "scoring",
     "documents",
 ]
+# bench/entry_bench.py only: a one-row-insert endpoint to compare game entry with.
+if env_bool("DOKO_BENCH", False):
+    INSTALLED_APPS.append("bench.pingapp")
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
@@ -169,6 +172,7 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    "DEFAULT_METADATA_CLASS": "tournaments.api.metadata.BasicMetadata",
     "PAGE_SIZE": 100,
 }
 SPECTACULAR_SETTINGS = {

@@ -21,11 +21,6 @@ API = "/api/v1"
 NORMAL = {"contract": "normal", "re": [1, 3], "announcements": {"re": "ansage"}, "re_points": 130}
 
 
-@pytest.fixture(autouse=True)
-def _api_urls(settings: Any) -> None:
-    settings.ROOT_URLCONF = "tests.api.urls"
-
-
 def client_for(
     *, token: str | None = None, table: Table | None = None, lang: str = ""
 ) -> APIClient:

@@ -64,3 +64,10 @@ def test_odd_query_strings_and_headers(
     nul = APIClient()
     nul.credentials(HTTP_AUTHORIZATION="Table abc\x00def")
     assert nul.get(games_url(table)).status_code == 401
+
+
+def test_options_answers_without_introspection(public: APIClient, table: Table) -> None:
+    for url in (f"{API}/tournaments/", games_url(table), games_url(table, 1), f"{API}/captain/"):
+        response = public.options(url)
+        assert response.status_code in (200, 401), (url, response.status_code)
+    assert public.options(games_url(table)).json()["name"]
