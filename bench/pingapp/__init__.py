@@ -1,0 +1,6 @@
+"""A minimal Django app for ``bench/entry_bench.py``: one POST that inserts one row.
+
+Installed only when ``DOKO_BENCH=1`` is in the environment (see ``config/settings.py``);
+it gives the benchmark a floor to compare the game entry endpoint with: the same server,
+middleware, DRF and database, but no work of its own.
+"""
