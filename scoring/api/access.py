@@ -33,6 +33,14 @@ class ScoringMixin(ApiMixin):
 
 
 def table_from_url(request: Request, slug: str, series: int, number: int) -> Table:
+    own = captain_table(request)
+    if (
+        own is not None
+        and own.number == number
+        and own.series.number == series
+        and own.series.tournament.slug == slug
+    ):
+        return own  # the captain's own table, loaded by the authentication already
     table = (
         Table.objects.select_related("series__tournament")
         .filter(series__tournament__slug=slug, series__number=series, number=number)
@@ -40,7 +48,6 @@ def table_from_url(request: Request, slug: str, series: int, number: int) -> Tab
     )
     if table is None:
         raise Http404
-    own = captain_table(request)
     if not (
         (own is not None and own.pk == table.pk) or can_view(request.user, table.series.tournament)
     ):

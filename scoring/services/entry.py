@@ -16,7 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from rules.errors import EngineError
-from rules.series import Severity
+from rules.series import SeriesReport, Severity
 from scoring.messages import engine_error_message, finding_message
 from scoring.models import AuditEntry, Game, IdempotencyRecord, PlayerScore, ScoreSheet
 from scoring.modes import MODES, Mode, Outcome
@@ -38,8 +38,18 @@ def get_sheet(table: Table) -> ScoreSheet:
 
 
 def lock_table(table_id: int) -> tuple[Table, ScoreSheet]:
-    table = Table.objects.select_for_update().select_related("series__tournament").get(pk=table_id)
-    return table, get_sheet(table)
+    """Lock the table row, and only it: ``no_key`` lets other tables' inserts that reference
+    the same series or tournament go ahead (PostgreSQL; other databases lock otherwise or
+    not at all). The sheet comes in the same query."""
+    table = (
+        Table.objects.select_for_update(of=("self",), no_key=True)
+        .select_related("series__tournament", "sheet")
+        .get(pk=table_id)
+    )
+    try:
+        return table, table.sheet
+    except ScoreSheet.DoesNotExist:
+        return table, get_sheet(table)
 
 
 def mode_of(sheet: ScoreSheet) -> Mode:
@@ -105,10 +115,11 @@ def _engine_error(error: EngineError) -> EntryError:
     return EntryError(error.code, engine_error_message(error.code, error.field), field=error.field)
 
 
-def _series_errors(
+def _check_series(
     mode: Mode, records: list[dict[str, Any]], number: int, size: int, table: Table, timeout: bool
-) -> None:
-    """Refuse the game when the series check finds an error in its own row."""
+) -> SeriesReport:
+    """Refuse the game when the series check finds an error in its own row; the report's
+    ``next`` is what the table faces after it."""
     ruleset = ruleset_for(table.series.tournament)
     report = mode.validate(records, size, ruleset, timeout=timeout, complete=False)
     for finding in report.findings:
@@ -120,13 +131,14 @@ def _series_errors(
                 field=field,
                 data={"finding": finding.to_json()},
             )
+    return report
 
 
-def _save_scores(game: Game, table: Table, outcome: Outcome) -> None:
-    registrations = dict(
-        Seat.objects.filter(table=table).values_list("position", "registration_id")
-    )
-    PlayerScore.objects.filter(game=game).delete()
+def _save_scores(
+    game: Game, table: Table, outcome: Outcome, registrations: dict[int, int], *, new: bool
+) -> None:
+    if not new:
+        PlayerScore.objects.filter(game=game).delete()
     PlayerScore.objects.bulk_create(
         PlayerScore(
             tournament_id=table.series.tournament_id,
@@ -247,8 +259,10 @@ def save_game(
     check_version(sheet, expected_version)
     if not isinstance(payload, dict):
         raise EntryError("not_an_object", engine_error_message("not_an_object", ""))
-    size = table_size(table)
-    records = stored_records(table)
+    registrations = dict(Seat.objects.filter(table=table).values_list("position", "registration"))
+    size = len(registrations)
+    games = list(Game.objects.filter(table=table).order_by("number"))
+    records = [{**g.record, "dealer": g.dealer} for g in games]
     next_number = len(records) + 1
     if number is None:
         number = next_number
@@ -272,14 +286,15 @@ def save_game(
             field="seats",
         )
     candidate = [*records[: number - 1], record_dict, *records[number:]]
-    _series_errors(mode, candidate, number, size, table, sheet.timeout)
+    report = _check_series(mode, candidate, number, size, table, sheet.timeout)
 
     outcome = mode.outcome(parsed, ruleset)
-    game = Game.objects.filter(table=table, number=number).first()
-    before = game_json(game) if game else None
-    if game is None:
-        game = Game(table=table, series_id=table.series_id, number=number)
+    new = number == next_number
+    if new:
+        game, before = Game(table=table, series_id=table.series_id, number=number), None
     else:
+        game = games[number - 1]
+        before = game_json(game)
         game.revision += 1
     game.dealer = parsed.dealer or 0
     game.record = {k: v for k, v in record_dict.items() if k != "dealer"}
@@ -288,17 +303,21 @@ def save_game(
     game.scores = outcome.scores
     game.breakdown = outcome.breakdown
     game.save()
-    _save_scores(game, table, outcome)
+    _save_scores(game, table, outcome, registrations, new=new)
 
     sheet.version += 1
     sheet.last_activity = timezone.now()
     sheet.save(update_fields=["version", "last_activity"])
-    action = "scoring.game.created" if before is None else "scoring.game.corrected"
+    action = "scoring.game.created" if new else "scoring.game.corrected"
     record_audit(table, number, action, actor, before, game_json(game), reason)
-    body = {"game": game_json(game), "sheet": sheet_state(table, sheet, size)}
-    return _remember(
-        table, idempotency_key, request, EntryResult(201 if before is None else 200, body)
-    )
+    state = {
+        "version": sheet.version,
+        "status": sheet.status,
+        "mode": sheet.mode,
+        "next": report.next.to_json(),
+    }
+    body = {"game": game_json(game), "sheet": state}
+    return _remember(table, idempotency_key, request, EntryResult(201 if new else 200, body))
 
 
 def preview_game(table: Table, payload: dict[str, Any], *, dealer: Any) -> dict[str, Any]:
