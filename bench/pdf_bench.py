@@ -1,6 +1,8 @@
 """PDF benchmark: the print pack of a 250-table series through the real pipeline (Celery
-worker, parts rendered in parallel, joined), against a naive single-document WeasyPrint
-render of the same score sheets built as HTML tables, in the same run.
+worker; static layers and parts rendered in parallel, joined with the static layers under
+their pages), against a naive single-document WeasyPrint render of the same score sheets
+built as HTML tables, in the same run. Wall time, CPU seconds and the load average are
+printed: the machine may be shared, so compare rates measured in the same run.
 
     .venv/bin/python bench/pdf_bench.py [--tables 250] [--workers 2] [--inline] [--naive 40]
 
@@ -203,10 +205,12 @@ def main() -> None:
             ping.delay("bench").get(timeout=60)
         _generate(warm_series, inline)  # warm-up: imports and fonts in every process
 
+        load_before = os.getloadavg()
         cpu_before = _cpu_seconds(worker.pid) if worker else time.process_time()
         document, elapsed = _generate(series, inline)
         cpu = (_cpu_seconds(worker.pid) if worker else time.process_time()) - cpu_before
         pages = document.pages_total
+        size = document.file.size
         naive_cpu = time.process_time()
         naive_pages, naive_elapsed = _naive(series, args.naive)
         naive_cpu = time.process_time() - naive_cpu
@@ -218,9 +222,12 @@ def main() -> None:
 
     mode = "inline, 1 process" if inline else f"Celery worker, {args.workers} processes"
     rate, naive_rate = pages / elapsed, naive_pages / naive_elapsed
-    print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}")
+    loads = " / ".join(f"{a:.2f}" for a in load_before)
+    print(f"machine: {os.cpu_count()} cores; load average (1/5/15 min) {loads} before the "
+          f"pipeline, {os.getloadavg()[0]:.2f} at the end (other processes count too)")  # fmt: skip
     print(f"pipeline ({mode}): {args.tables} tables, {pages} pages in {elapsed:.2f} s "
-          f"= {rate:.1f} pages/s; {cpu:.1f} CPU s = {pages / cpu:.1f} pages per CPU s")  # fmt: skip
+          f"= {rate:.1f} pages/s; {cpu:.1f} CPU s = {pages / cpu:.1f} pages per CPU s; "
+          f"{size / 1024:.0f} KiB")  # fmt: skip
     print(f"naive (one document, HTML-table sheets): {naive_pages} pages in "
           f"{naive_elapsed:.2f} s = {naive_rate:.1f} pages/s; {naive_cpu:.1f} CPU s = "
           f"{naive_pages / naive_cpu:.1f} pages per CPU s")  # fmt: skip

@@ -35,18 +35,24 @@ def load_series(series: Series) -> SeriesInfo:
     seats_by_table: dict[int, list[SeatInfo]] = defaultdict(list)
     seats = (
         Seat.objects.filter(series=series)
-        .select_related("registration__player")
         .order_by("table_id", "position")
-    )
-    for seat in seats:
-        player = seat.registration.player
-        seats_by_table[seat.table_id].append(
+        .values_list(
+            "table_id",
+            "position",
+            "registration__player__first_name",
+            "registration__player__last_name",
+            "registration__start_number",
+            "registration__player__club",
+        )
+    )  # plain rows: building a model instance per seat cost more than the query
+    for table_id, position, first_name, last_name, start_number, club in seats:
+        seats_by_table[table_id].append(
             SeatInfo(
-                position=seat.position,
-                first_name=player.first_name,
-                last_name=player.last_name,
-                start_number=seat.registration.start_number,
-                club=player.club,
+                position=position,
+                first_name=first_name,
+                last_name=last_name,
+                start_number=start_number,
+                club=club,
             )
         )
     starts_at = series.starts_at

@@ -65,6 +65,11 @@ class SeriesInfo:
     time_limit_minutes: int
     tables: tuple[TableInfo, ...]
 
+    def minutes_for(self, size: int) -> int:
+        """The series' time limit is for a table of four; a table of five plays 30 games
+        instead of 24 and gets proportionally longer (TSR 10: 125 instead of 100 min)."""
+        return self.time_limit_minutes * 5 // 4 if size >= 5 else self.time_limit_minutes
+
 
 @dataclass(frozen=True, slots=True)
 class StandingRow:

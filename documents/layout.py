@@ -8,7 +8,6 @@ own (for parallel rendering).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -30,13 +29,66 @@ MARGIN = 10.0
 CONTENT_W = PAGE_W - 2 * MARGIN
 
 # A layout version: part of every fingerprint, bump it when templates or geometry change.
-LAYOUT_VERSION = "1"
+LAYOUT_VERSION = "3"
+
+
+FULL = "full"
+STATIC = "static"
+VARIABLE = "variable"
 
 
 @dataclass(frozen=True, slots=True)
 class Page:
-    template: str  # below templates/documents/print/
-    context: dict[str, Any] = field(hash=False)
+    """One A4 sheet: a template below templates/documents/print/ and its context.
+
+    Pages that repeat one design many times (score sheets, table cards) are split in two
+    layers rendered by the same template: ``layer`` VARIABLE pages hold only what differs per
+    table and name their ``underlay``, a STATIC page with everything that is the same on every
+    sheet of that shape. A static page is rendered once per document and drawn under each of
+    its variable pages as one shared PDF form. FULL pages are rendered whole.
+    """
+
+    template: str
+    context: dict[str, Any] = field(hash=False, compare=False)
+    layer: str = FULL
+    underlay: Page | None = None
+    key: str = ""  # static pages: their identity within a document (template and shape)
+    mirror: bool = False  # drawn twice: as laid out and turned 180° (a folded table card)
+
+    @property
+    def draws_static(self) -> bool:
+        return self.layer != VARIABLE
+
+    @property
+    def draws_variable(self) -> bool:
+        return self.layer != STATIC
+
+
+def static_layers(pages: Sequence[Page]) -> list[Page]:
+    """The distinct static pages under ``pages``, in order of first use."""
+    seen: dict[str, Page] = {}
+    for page in pages:
+        if page.underlay is not None:
+            seen.setdefault(page.underlay.key, page.underlay)
+    return list(seen.values())
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """How a rendered page is finished when the document is joined: the index of the static
+    layer drawn under it (None: none), and whether its own content is drawn a second time
+    turned 180° about the centre of the sheet."""
+
+    underlay: int | None = None
+    mirror: bool = False
+
+
+def placements(pages: Sequence[Page], layers: Sequence[Page]) -> list[Placement]:
+    """Page by page, how to finish it; ``layers`` as returned by ``static_layers``."""
+    index = {layer.key: i for i, layer in enumerate(layers)}
+    return [
+        Placement(None if p.underlay is None else index[p.underlay.key], p.mirror) for p in pages
+    ]
 
 
 # --- score sheet ----------------------------------------------------------------------------
@@ -146,6 +198,12 @@ class SheetGeometry:
         return "\n".join(str(i) for i in range(1, self.normal_games + 1))
 
 
+# The table number's box inside its frame: frame top 29 + border 0.6 + padding 1.5, then the
+# label's line (7pt x 1.25 = 8.75pt = 3.087mm); see .tableno in print.css.
+TABLENO_TOP = round(29.0 + 0.6 + 1.5 + 8.75 * 25.4 / 72, 3)
+# A player's name in the column head: below the head's top padding (1mm) and its first line
+# ("Seat n", 7.5pt x 1.35); see .colhead in print.css.
+COLHEAD_NAME_OFFSET = round(1.0 + 7.5 * 1.35 * 25.4 / 72, 3)
 SHEET_TOP = 57.0
 SHEET_BOTTOM_LIMIT = 252.0  # the checks and signatures below need the rest of the page
 
@@ -179,44 +237,98 @@ def sheet_geometry(players: int, normal_games: int, solos_per_player: int = 1) -
     )
 
 
-def score_sheet_page(info: SeriesInfo, table: TableInfo) -> Page:
-    geometry = sheet_geometry(len(table.seats), table.normal_games, table.compulsory_solos)
-    cells = [
-        {"seat": seat, "column": column}
-        for seat, column in zip(table.seats, geometry.player_columns, strict=False)
-    ]
-    solo_labels = "\n".join(
-        f"P{seat.position}" for seat in table.seats for _ in range(table.compulsory_solos)
-    )
-    signature_w = CONTENT_W / (len(table.seats) + 1)
-    signatures = [
-        {"seat": seat, "x": round(MARGIN + i * signature_w, 2)}
-        for i, seat in enumerate(table.seats)
-    ]
+def _sheet_frame(info: SeriesInfo, players: int, normal_games: int, solos: int) -> dict[str, Any]:
+    """Geometry and the per-shape parts of a score sheet, shared by both layers."""
+    geometry = sheet_geometry(players, normal_games, solos)
+    signature_w = CONTENT_W / (players + 1)
+    return {
+        "info": info,
+        "size": players,
+        "minutes": info.minutes_for(players),
+        "g": geometry,
+        "signature_xs": [round(MARGIN + i * signature_w, 2) for i in range(players)],
+        "signature_w": round(signature_w - 4, 2),
+        "referee_x": round(MARGIN + players * signature_w, 2),
+        "footer_top": round(geometry.bottom + 3, 2),
+        "sign_top": round(geometry.bottom + 25, 2),
+        "note_top": round(geometry.bottom + 29.5, 2),
+        "tableno_top": TABLENO_TOP,
+        "colhead_name_top": round(geometry.top + COLHEAD_NAME_OFFSET, 3),
+    }
+
+
+def score_sheet_static(info: SeriesInfo, players: int, normal_games: int, solos: int) -> Page:
+    """Everything on a score sheet that is the same at every table of this shape: grid, row
+    numbers, headings, the series header, checks and signature lines."""
+    frame = _sheet_frame(info, players, normal_games, solos)
+    g = frame["g"]
     return Page(
         "score_sheet.html",
         {
-            "info": info,
-            "table": table,
-            "g": geometry,
-            "cells": cells,
-            "solo_labels": solo_labels,
-            "seat_numbers": "\n".join(str(seat.position) for seat in table.seats),
-            "signatures": signatures,
-            "signature_w": round(signature_w - 4, 2),
-            "referee_x": round(MARGIN + len(table.seats) * signature_w, 2),
-            "footer_top": round(geometry.bottom + 3, 2),
-            "sign_top": round(geometry.bottom + 25, 2),
-            "note_top": round(geometry.bottom + 29.5, 2),
+            **frame,
+            "cells": [
+                {"position": i + 1, "column": column} for i, column in enumerate(g.player_columns)
+            ],
+            "solo_labels": "\n".join(
+                f"P{position}" for position in range(1, players + 1) for _ in range(solos)
+            ),
+            "seat_numbers": "\n".join(str(position) for position in range(1, players + 1)),
+            "signatures": [{"x": x} for x in frame["signature_xs"]],
         },
+        layer=STATIC,
+        key=f"score_sheet:{players}:{normal_games}:{solos}",
+    )
+
+
+def score_sheet_page(info: SeriesInfo, table: TableInfo, underlay: Page | None = None) -> Page:
+    """The variable layer of a table's score sheet: table number, names, code and link."""
+    shape = (table.size, table.normal_games, table.compulsory_solos)
+    underlay = underlay or score_sheet_static(info, *shape)
+    frame = _sheet_frame(info, *shape)
+    columns = frame["g"].player_columns
+    return Page(
+        "score_sheet.html",
+        {
+            **frame,
+            "table": table,
+            "cells": [
+                {"seat": seat, "column": column}
+                for seat, column in zip(table.seats, columns, strict=False)
+            ],
+            "signatures": [
+                {"seat": seat, "x": x}
+                for seat, x in zip(table.seats, frame["signature_xs"], strict=False)
+            ],
+        },
+        layer=VARIABLE,
+        underlay=underlay,
     )
 
 
 # --- table card and seating lists ------------------------------------------------------------
 
 
-def table_card_page(info: SeriesInfo, table: TableInfo) -> Page:
-    return Page("table_card.html", {"info": info, "table": table})
+def table_card_static(info: SeriesInfo, size: int) -> Page:
+    """Series line, labels and fold of a table card for tables of ``size`` players."""
+    return Page(
+        "table_card.html",
+        {"info": info, "size": size},
+        layer=STATIC,
+        key=f"table_card:{size}",
+    )
+
+
+def table_card_page(info: SeriesInfo, table: TableInfo, underlay: Page | None = None) -> Page:
+    """The variable layer of a table card: number, names with seats, the code. Only the lower
+    half is laid out; the upper half of the tent is the same content turned 180° about the
+    centre of the sheet, which the joined PDF draws from the same page content."""
+    return Page(
+        "table_card.html",
+        {"info": info, "size": table.size, "table": table, "mirrored": True},
+        layer=VARIABLE,
+        underlay=underlay or table_card_static(info, table.size),
+        mirror=True,
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -303,10 +415,20 @@ def seating_pages(info: SeriesInfo) -> list[Page]:
 
 
 def print_pack_pages(info: SeriesInfo) -> list[Page]:
-    """Seating list, then a table card per table, then a score sheet per table."""
+    """Seating list, then a table card per table, then a score sheet per table. Cards and
+    sheets are variable layers over one static page per shape."""
+    cards: dict[int, Page] = {}
+    sheets: dict[tuple[int, int, int], Page] = {}
     pages = seating_pages(info)
-    pages += [table_card_page(info, t) for t in info.tables]
-    pages += [score_sheet_page(info, t) for t in info.tables]
+    for table in info.tables:
+        card = cards.get(table.size) or cards.setdefault(
+            table.size, table_card_static(info, table.size)
+        )
+        pages.append(table_card_page(info, table, card))
+    for table in info.tables:
+        shape = (table.size, table.normal_games, table.compulsory_solos)
+        sheet = sheets.get(shape) or sheets.setdefault(shape, score_sheet_static(info, *shape))
+        pages.append(score_sheet_page(info, table, sheet))
     return pages
 
 
@@ -450,7 +572,33 @@ def results_pages(info: ResultsInfo) -> list[Page]:
     return pages
 
 
-def split(pages: Sequence[Page], size: int) -> list[Sequence[Page]]:
-    """Runs of at most ``size`` pages, rendered independently."""
-    count = max(1, math.ceil(len(pages) / size))
-    return [pages[i * size : (i + 1) * size] for i in range(count)]
+def part_runs(pages: Sequence[Page], size: int) -> list[list[int]]:
+    """Which pages are rendered together (indexes into ``pages``), run by run; each run is
+    rendered on its own, in parallel. The pages of one table (its card and its score sheet)
+    share a run, so its QR code is made once; a run holds at most ``size`` pages unless one
+    table alone has more. Runs need not be contiguous: the parts are put in page order when
+    the document is joined (``page_order``)."""
+    loose: list[int] = []
+    tables: dict[int, list[int]] = {}
+    for i, page in enumerate(pages):
+        table = page.context.get("table")
+        if table is None:
+            loose.append(i)
+        else:
+            tables.setdefault(table.number, []).append(i)
+    runs = [list(run) for run in chunked(loose, size)]
+    group: list[int] = []
+    for indexes in tables.values():
+        if group and len(group) + len(indexes) > size:
+            runs.append(sorted(group))
+            group = []
+        group += indexes
+    if group:
+        runs.append(sorted(group))
+    return runs or [[]]
+
+
+def page_order(runs: Sequence[Sequence[int]]) -> list[tuple[int, int]]:
+    """For each page of the document in order: (run, position of the page in that run)."""
+    where = {page: (r, k) for r, run in enumerate(runs) for k, page in enumerate(run)}
+    return [where[page] for page in range(len(where))]

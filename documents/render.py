@@ -1,23 +1,29 @@
-"""Page plans to PDF: Django templates to HTML, WeasyPrint to PDF, pypdf to join runs.
+"""Page plans to PDF: Django templates to HTML, WeasyPrint to PDF, pikepdf to combine.
 
 Static ruling (score-sheet grids, list stripes) is drawn by a small SVG template rendered
 once per shape and used as the page background, so WeasyPrint lays out only the text boxes;
 this is what makes a page cost milliseconds instead of the tenth of a second a ruled HTML
 table costs.
+
+Score sheets and table cards go further (see ``layout.Page``): everything that is the same at
+every table of one shape is a static layer, rendered once per document; each table's page
+only lays out its few variable lines. ``join_pdfs`` puts the static page under each of its
+variable pages as one shared form XObject, so this costs a few bytes per page.
 """
 
 from __future__ import annotations
 
+import contextlib
 import io
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 from urllib.parse import quote
 
+import pikepdf
 import segno
 from django.template.loader import get_template, render_to_string
 from django.utils import translation
-from pypdf import PdfWriter
 from weasyprint import HTML
 
 from documents.layout import (
@@ -29,8 +35,13 @@ from documents.layout import (
     STANDINGS_ROW_H,
     STANDINGS_TOP,
     Page,
+    Placement,
+    placements,
     sheet_geometry,
+    static_layers,
 )
+
+LAYER_NAME = "/DokoLayer"
 
 TEMPLATE_DIR = "documents/print/"
 
@@ -62,29 +73,34 @@ def stripes_uri(columns: tuple[tuple[float, float, int], ...], top: float, row_h
 
 
 def _page_extras(page: Page, backgrounds: dict[str, str]) -> dict[str, Any]:
-    """QR code and background of a page. Backgrounds are shared by many pages, so they go
-    into the document's stylesheet once (``backgrounds``: class name to data URI) and the
-    page refers to them by class; inline, each page would make WeasyPrint parse the SVG's
-    whole data URI again."""
+    """Layer flags, QR code and background of a page. Backgrounds are shared by many pages,
+    so they go into the document's stylesheet once (``backgrounds``: class name to data URI)
+    and the page refers to them by class; inline, each page would make WeasyPrint parse the
+    SVG's whole data URI again. Backgrounds belong to the static layer, codes to the
+    variable one."""
     context = page.context
-    extras: dict[str, Any] = {}
+    extras: dict[str, Any] = {"static": page.draws_static, "variable": page.draws_variable}
     table = context.get("table")
-    if table is not None:
+    if table is not None and page.draws_variable:
         extras["qr"] = qr_data_uri(table.entry_url)
-    if page.template == "score_sheet.html":
-        g = context["g"]
-        uri = grid_uri(g.players, g.normal_games, g.solo_rows // g.players)
-        extras["background"] = _background_class(uri, backgrounds)
-    elif page.template == "seating_alpha.html":
-        width = round(CONTENT_W / ALPHA_COLUMNS - 2, 2)
-        cols = tuple((round(c["x"], 2), width, c["rows"]) for c in context["columns"])
-        uri = stripes_uri(cols, ALPHA_TOP, ALPHA_ROW_H)
-        extras["background"] = _background_class(uri, backgrounds)
-    elif page.template == "standings.html":
-        cols = ((MARGIN, CONTENT_W, context["rows"]),)
-        uri = stripes_uri(cols, STANDINGS_TOP, STANDINGS_ROW_H)
+    uri = _background_uri(page) if page.draws_static else None
+    if uri is not None:
         extras["background"] = _background_class(uri, backgrounds)
     return extras
+
+
+def _background_uri(page: Page) -> str | None:
+    context = page.context
+    if page.template == "score_sheet.html":
+        g = context["g"]
+        return grid_uri(g.players, g.normal_games, g.solo_rows // g.players)
+    if page.template == "seating_alpha.html":
+        width = round(CONTENT_W / ALPHA_COLUMNS - 2, 2)
+        cols = tuple((round(c["x"], 2), width, c["rows"]) for c in context["columns"])
+        return stripes_uri(cols, ALPHA_TOP, ALPHA_ROW_H)
+    if page.template == "standings.html":
+        return stripes_uri(((MARGIN, CONTENT_W, context["rows"]),), STANDINGS_TOP, STANDINGS_ROW_H)
+    return None
 
 
 def _background_class(uri: str, backgrounds: dict[str, str]) -> str:
@@ -125,13 +141,89 @@ def render_pdf(pages: Sequence[Page], language: str) -> bytes:
     return document.write_pdf()
 
 
-def join_pdfs(parts: Iterable[bytes]) -> bytes:
-    writer = PdfWriter()
-    for part in parts:
-        writer.append(io.BytesIO(part))
-    out = io.BytesIO()
-    writer.write(out)
-    return out.getvalue()
+def join_pdfs(
+    parts: Sequence[bytes],
+    order: Sequence[tuple[int, int]] | None = None,
+    layers: bytes | None = None,
+    finish: Sequence[Placement] = (),
+) -> bytes:
+    """The pages of ``parts`` in one PDF: all of them part after part, or as ``order`` says
+    ((part, page in part) for each page). With ``layers``, ``finish`` says page by page which
+    page of ``layers`` goes under it and whether it is mirrored (see ``layout.Placement``).
+    Each layer page becomes one form XObject shared by all pages that use it."""
+    if order is not None and list(order) == [(0, k) for k in range(len(order))]:
+        order = None  # one part, in order
+    if len(parts) == 1 and order is None and not layers:
+        return parts[0]
+    with contextlib.ExitStack() as stack:  # sources stay open until saved: qpdf copies lazily
+        out = stack.enter_context(pikepdf.new())
+        sources = [stack.enter_context(pikepdf.open(io.BytesIO(part))) for part in parts]
+        if order is None:
+            for source in sources:
+                out.pages.extend(source.pages)
+        else:
+            for part, position in order:
+                out.pages.append(sources[part].pages[position])
+        if layers:
+            source = stack.enter_context(pikepdf.open(io.BytesIO(layers)))
+            _finish(out, [page.as_form_xobject() for page in source.pages], finish)
+        buffer = io.BytesIO()
+        out.save(buffer)
+        return buffer.getvalue()
+
+
+def _finish(out: pikepdf.Pdf, forms: Sequence[pikepdf.Object], finish: Sequence[Placement]) -> None:
+    if len(finish) != len(out.pages):
+        raise LayoutError(f"{len(finish)} placements for {len(out.pages)} pages")
+    shared = [out.copy_foreign(form) for form in forms]
+    names = [pikepdf.Name(f"{LAYER_NAME}{i}") for i in range(len(forms))]
+    draws = [out.make_stream(f"q {name} Do Q\n".encode()) for name in names]
+    for page, placement in zip(out.pages, finish, strict=True):
+        if placement.mirror:
+            _mirror(out, page)
+        if placement.underlay is not None:
+            index = placement.underlay
+            _add_xobject(page, names[index], shared[index])
+            page.contents_add(draws[index], prepend=True)
+
+
+def _add_xobject(page: pikepdf.Page, name: pikepdf.Name, xobject: pikepdf.Object) -> None:
+    """Add to the page's own resources: WeasyPrint gives all pages of a document one shared
+    resource dictionary, which must not list other pages' layers."""
+    resources = pikepdf.Dictionary(dict(page.obj.get(pikepdf.Name.Resources, {}).items()))
+    xobjects = dict(resources.get(pikepdf.Name.XObject, {}).items())
+    xobjects[str(name)] = xobject
+    resources.XObject = pikepdf.Dictionary(xobjects)
+    page.obj.Resources = resources
+
+
+def _mirror(out: pikepdf.Pdf, page: pikepdf.Page) -> None:
+    """Draw the page's content twice: as it is, and turned 180° about the sheet's centre.
+    The page's own content stream becomes a form XObject (no decoding, no copy)."""
+    content = page.obj.Contents
+    if isinstance(content, pikepdf.Array):
+        page.contents_coalesce()
+        content = page.obj.Contents
+    box = page.mediabox
+    content.Type = pikepdf.Name.XObject
+    content.Subtype = pikepdf.Name.Form
+    content.BBox = box
+    content.Resources = page.obj.Resources
+    width, height = float(box[2]) + float(box[0]), float(box[3]) + float(box[1])
+    page.obj.Resources = pikepdf.Dictionary(XObject=pikepdf.Dictionary(DokoPage=content))
+    page.obj.Contents = out.make_stream(
+        f"q /DokoPage Do Q q -1 0 0 -1 {width:.4f} {height:.4f} cm /DokoPage Do Q\n".encode()
+    )
+
+
+def render_document(pages: Sequence[Page], language: str) -> bytes:
+    """All of ``pages`` as one PDF in this process: static layers, variable pages, combined."""
+    layers = static_layers(pages)
+    return join_pdfs(
+        [render_pdf(pages, language)],
+        layers=render_pdf(layers, language) if layers else None,
+        finish=placements(pages, layers),
+    )
 
 
 class LayoutError(RuntimeError):

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from itertools import groupby
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from documents.data import GameRow, ResultsInfo, SeriesStandings, StandingRow, TableGames
 from tournaments.models import Seat, Series, Tournament
 
@@ -42,15 +44,19 @@ def _standing(row: dict[str, Any], with_series: bool) -> StandingRow:
 
 
 def _note(record: Any) -> str:
+    """What the Bemerkung column says about a game, in the reader's language."""
+    from scoring.forms import CONTRACTS, SOLO_TYPES
+
     if not isinstance(record, dict):
         return ""
-    contract = str(record.get("contract") or "")
     if record.get("not_played"):
-        return "-"
-    solo = record.get("solo")
-    if contract == "solo" and solo:
-        return f"Solo {solo}"
-    return "" if contract in ("", "normal") else contract
+        return str(_("not played"))
+    contract = str(record.get("contract") or "")
+    if contract == "solo":  # compulsory solos are the P rows already; the type is enough
+        return str(dict(SOLO_TYPES).get(record.get("solo"), _("Solo")))
+    if record.get("soloist"):  # a transcribed row marks only the soloist
+        return str(_("Solo"))
+    return "" if contract in ("", "normal") else str(dict(CONTRACTS).get(contract, contract))
 
 
 def _table_games(tournament: Tournament) -> tuple[TableGames, ...]:

@@ -18,7 +18,16 @@ from django.utils import timezone, translation
 
 from documents.builders import load_series
 from documents.data import ResultsInfo, SeriesInfo, fingerprint
-from documents.layout import LAYOUT_VERSION, Page, print_pack_pages, results_pages, split
+from documents.layout import (
+    LAYOUT_VERSION,
+    Page,
+    page_order,
+    part_runs,
+    placements,
+    print_pack_pages,
+    results_pages,
+    static_layers,
+)
 from documents.models import GeneratedDocument
 from documents.render import join_pdfs, render_pdf
 from documents.results import load_results
@@ -148,6 +157,16 @@ def _part_name(document_id: int, index: int) -> str:
     return f"documents/parts/{document_id}/{index:04d}.pdf"
 
 
+def _layers_name(document_id: int) -> str:
+    return f"documents/parts/{document_id}/layers.pdf"
+
+
+def _store(name: str, pdf: bytes) -> str:
+    if default_storage.exists(name):
+        default_storage.delete(name)
+    return default_storage.save(name, ContentFile(pdf))
+
+
 def start(document_id: int) -> int:
     """Mark the document running and return how many parts it is rendered in."""
     document = GeneratedDocument.objects.select_related("tournament", "series").get(pk=document_id)
@@ -155,39 +174,62 @@ def start(document_id: int) -> int:
     GeneratedDocument.objects.filter(pk=document_id).update(
         status=Status.RUNNING, pages_total=len(pages), pages_done=0, error=""
     )
-    return len(split(pages, PART_PAGES))
+    return len(part_runs(pages, PART_PAGES))
+
+
+def render_layers(document_id: int) -> str:
+    """Render the document's static layers (one page per shape of score sheet and table card)
+    into a file; returns its storage name, or "" when no page has an underlay. Runs beside
+    the parts; ``assemble`` draws these pages under the parts' variable pages."""
+    document = GeneratedDocument.objects.select_related("tournament", "series").get(pk=document_id)
+    if document.status == Status.FAILED:
+        return ""
+    layers = static_layers(_pages_for(document))
+    if not layers:
+        return ""
+    return _store(_layers_name(document_id), render_pdf(layers, document.language))
 
 
 def render_part(document_id: int, index: int) -> str:
-    """Render one run of pages into a part file; returns its storage name."""
+    """Render one run of pages (the variable layer where pages are split) into a part file;
+    returns its storage name."""
     document = GeneratedDocument.objects.select_related("tournament", "series").get(pk=document_id)
     if document.status == Status.FAILED:  # another part failed already
         return ""
-    run = split(_pages_for(document), PART_PAGES)[index]
-    pdf = render_pdf(run, document.language)
-    name = _part_name(document_id, index)
-    if default_storage.exists(name):
-        default_storage.delete(name)
-    default_storage.save(name, ContentFile(pdf))
+    pages = _pages_for(document)
+    run = [pages[i] for i in part_runs(pages, PART_PAGES)[index]]
+    name = _store(_part_name(document_id, index), render_pdf(run, document.language))
     GeneratedDocument.objects.filter(pk=document_id).update(pages_done=F("pages_done") + len(run))
     return name
 
 
-def assemble(document_id: int, part_names: Sequence[str]) -> GeneratedDocument:
-    """Join the parts into the document's file and mark it done."""
+def _read(name: str) -> bytes:
+    with default_storage.open(name, "rb") as handle:
+        return handle.read()
+
+
+def assemble(
+    document_id: int, part_names: Sequence[str], layers_name: str = ""
+) -> GeneratedDocument:
+    """Join the parts into the document's file, the static layers under their pages, and
+    mark it done."""
     document = GeneratedDocument.objects.select_related("tournament", "series").get(pk=document_id)
-    parts = []
-    for name in part_names:
-        with default_storage.open(name, "rb") as handle:
-            parts.append(handle.read())
-    pdf = parts[0] if len(parts) == 1 else join_pdfs(parts)
+    parts = [_read(name) for name in part_names]
+    pages = _pages_for(document)
+    order = page_order(part_runs(pages, PART_PAGES))
+    if layers_name:
+        layers = static_layers(pages)
+        pdf = join_pdfs(parts, order, _read(layers_name), placements(pages, layers))
+    else:
+        pdf = join_pdfs(parts, order)
     document.file.save(document.filename, ContentFile(pdf), save=False)
     document.status = Status.DONE
     document.pages_done = document.pages_total
     document.finished_at = timezone.now()
     document.save(update_fields=["file", "status", "pages_done", "finished_at"])
-    for name in part_names:
-        default_storage.delete(name)
+    for name in [*part_names, layers_name]:
+        if name:
+            default_storage.delete(name)
     _drop_superseded(document)
     return document
 
@@ -225,8 +267,9 @@ def generate_inline(document: GeneratedDocument) -> GeneratedDocument:
         return document
     try:
         parts = start(document.pk)
+        layers = render_layers(document.pk)
         names = [render_part(document.pk, i) for i in range(parts)]
-        return assemble(document.pk, names)
+        return assemble(document.pk, names, layers)
     except Exception as exc:
         fail(document.pk, exc)
         raise
