@@ -91,7 +91,7 @@ RECORD_CASES: dict[str, tuple[object, str]] = {
     ),
     "penalties_not_zero_sum": (game(penalties=[{"seat": 1, "points": -3}]), "penalties"),
     "penalty_out_of_range": (
-        game(penalties=[{"seat": 1, "points": -2**31}, {"seat": 2, "points": 2**31}]),
+        game(penalties=[{"seat": 1, "points": -(2**31)}, {"seat": 2, "points": 2**31}]),
         "penalties.0.points",
     ),
     "deduction_out_of_range": (
