@@ -20,7 +20,9 @@ from tournaments.models import Table
 
 def current_sheet(table: Table) -> ScoreSheet:
     """The table's sheet; an unsaved empty one before the first entry."""
-    return ScoreSheet.objects.filter(table=table).first() or ScoreSheet(table=table)
+    return ScoreSheet.objects.filter(table=table).first() or ScoreSheet(
+        table=table, mode=table.series.tournament.entry_mode
+    )
 
 
 def current_state(table: Table) -> dict[str, Any]:
