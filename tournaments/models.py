@@ -218,7 +218,11 @@ class Seat(models.Model):
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
     series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="seats")
     position = models.PositiveSmallIntegerField(_("seat"))
-    registration = models.ForeignKey(Registration, on_delete=models.PROTECT, related_name="seats")
+    # RESTRICT, not PROTECT: a seated player cannot be unregistered, but deleting the whole
+    # tournament (which deletes the seats too) must work.
+    registration = models.ForeignKey(
+        Registration, on_delete=models.RESTRICT, related_name="seats"
+    )
 
     class Meta:
         ordering = ["table", "position"]

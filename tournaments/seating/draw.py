@@ -12,7 +12,7 @@ import random
 from collections.abc import Sequence
 from functools import lru_cache
 
-from .construct import affine_plane_16, spread_design_32
+from .construct import affine_plane_16, layered_design, prime_power, spread_design_32
 from .data import (
     ALGORITHM_VERSION,
     History,
@@ -199,8 +199,20 @@ def _draw_plan_cached(
     rng = random.Random(seed)
     base = _base_design(n, n_series, rng)
     # Strict fairness first; only if repeats remain, let repeats outrank the five-table
-    # rotation (the issue's order of goals) and keep whichever plan has fewer repeats.
+    # rotation (the issue's order of goals): the layered design where one exists (no repeats
+    # for up to q series, the search continues it beyond), then a search with the relaxed
+    # rotation; whichever plan has fewer repeats is kept (never more than version 1).
     plan, repeats = _search_plan(base, n, sizes, n_series, rng, soft=False)
+    layered = _layered_plan(n, n_series, random.Random(f"{seed}/layered")) if repeats else None
+    if layered is not None:
+        if len(layered) == n_series:
+            plan, repeats = layered, 0
+        else:
+            other, other_repeats = _search_plan(
+                layered, n, sizes, n_series, random.Random(f"{seed}/layered-search"), soft=False
+            )
+            if other_repeats < repeats:
+                plan, repeats = other, other_repeats
     if repeats and 5 in sizes:
         other, other_repeats = _search_plan(
             base, n, sizes, n_series, random.Random(f"{seed}/soft"), soft=True
@@ -272,6 +284,29 @@ def _base_design(n: int, n_series: int, rng: random.Random) -> list[Tables]:
     rng.shuffle(labels)
     plan = []
     for tables in base[:n_series]:
+        relabelled = [[labels[p] for p in table] for table in tables]
+        rng.shuffle(relabelled)
+        plan.append(relabelled)
+    return plan
+
+
+def _layered_plan(n: int, n_series: int, rng: random.Random) -> list[Tables] | None:
+    """The first min(q, n_series) series of ``layered_design`` (no repeats), relabelled at
+    random, or None.
+
+    It exists for n = 4q + k with q = n // 4 a prime power (q >= 5 when k > 0). Its k extra
+    players sit at a table of five in every series, every other player at most k times:
+    zero repeats come first, the five-table rotation second.
+    """
+    q, extras = divmod(n, 4)
+    if prime_power(q) is None or (extras and q < 5):
+        return None
+    design = layered_design(q, extras)
+    rng.shuffle(design)
+    labels = list(range(n))
+    rng.shuffle(labels)
+    plan = []
+    for tables in design[:n_series]:
         relabelled = [[labels[p] for p in table] for table in tables]
         rng.shuffle(relabelled)
         plan.append(relabelled)
