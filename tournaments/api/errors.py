@@ -12,7 +12,7 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.db import IntegrityError
-from django.db.models import ProtectedError
+from django.db.models import ProtectedError, RestrictedError
 from django.http import Http404, HttpRequest, JsonResponse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -115,7 +115,7 @@ def api_exception_handler(exc: Exception, context: Mapping[str, Any]) -> Respons
             headers["WWW-Authenticate"] = exc.auth_header  # type: ignore[attr-defined]
         if getattr(exc, "wait", None):
             headers["Retry-After"] = str(int(exc.wait))  # type: ignore[attr-defined]
-    elif isinstance(exc, ProtectedError):
+    elif isinstance(exc, ProtectedError | RestrictedError):
         response_status = status.HTTP_409_CONFLICT
         body = error_body("in_use", _("This is still in use and cannot be deleted."))
     elif isinstance(exc, IntegrityError):
