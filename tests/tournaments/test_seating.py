@@ -17,12 +17,19 @@ from tournaments.seating import (
     draw_plan,
     draw_series,
     draw_tournament,
+    five_table_counts,
     is_valid_count,
     plan_repeats,
     table_sizes,
 )
 from tournaments.seating import draw as seating_draw
-from tournaments.seating.construct import affine_plane_16, spread_design_32
+from tournaments.seating.construct import (
+    GaloisField,
+    affine_plane_16,
+    layered_design,
+    prime_power,
+    spread_design_32,
+)
 
 FAST = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -112,6 +119,45 @@ def test_spread_design_has_no_repeats():
     assert plan_repeats(design) == 0
 
 
+@pytest.mark.parametrize("q", [4, 5, 7, 8, 9, 11, 16, 25, 27])
+def test_galois_field_is_a_field(q):
+    field = GaloisField(q)
+    add, mul = field.add_table, field.mul_table
+    elements = range(q)
+    assert all(any(mul[x][y] == 1 for y in elements) for x in range(1, q))
+    assert all(
+        mul[x][add[y][z]] == add[mul[x][y]][mul[x][z]]
+        for x in elements
+        for y in elements
+        for z in elements
+    )
+
+
+def test_prime_power():
+    assert prime_power(8) == (2, 3)
+    assert prime_power(9) == (3, 2)
+    assert prime_power(7) == (7, 1)
+    assert prime_power(6) is None
+    assert prime_power(1) is None
+
+
+@pytest.mark.parametrize(
+    ("q", "extras"), [(q, k) for q in (5, 7, 8, 9, 11, 13) for k in range(4)] + [(4, 0)]
+)
+def test_layered_design_has_no_repeats(q, extras):
+    design = layered_design(q, extras)
+    n = 4 * q + extras
+    assert len(design) == q
+    for tables in design:
+        assert sorted(p for table in tables for p in table) == list(range(n))
+        assert sorted(len(table) for table in tables) == sorted(table_sizes(n))
+    assert plan_repeats(design) == 0
+    # Every extra player meets every base player exactly once over the q series.
+    for extra in range(4 * q, n):
+        met = [p for tables in design for table in tables if extra in table for p in table]
+        assert sorted(p for p in met if p < 4 * q) == list(range(4 * q))
+
+
 # --- full plans ----------------------------------------------------------------------------
 
 
@@ -190,6 +236,57 @@ def test_zero_repeats_and_fair_fives_for_large_counts(n, seed):
     plan = draw_tournament(n, 8, seed)
     assert plan.repeats == 0
     assert_fair_fives(series_of(plan), n)
+
+
+@pytest.mark.parametrize("n", range(33, 40))
+@pytest.mark.parametrize("r", [7, 8])
+def test_zero_repeats_from_33_to_39(n, r):
+    """Repeats first: the layered design gives zero repeats where the searches do not.
+
+    The five-table rotation comes second: the strict search keeps it exact when it reaches
+    zero repeats, the relaxed search bends it; the layered design seats its k = N % 4 extra
+    players at a table of five in every series and everybody else at most k times.
+    """
+    plan = draw_tournament(n, r, seed=20240601)
+    assert plan.repeats == 0 == plan_repeats(series_of(plan))
+    assert len(plan.series) == r
+    for tables in series_of(plan):
+        assert_valid_series(tables, range(1, n + 1))
+    fives = five_table_counts(series_of(plan))
+    k = n % 4
+    assert len([p for p in range(1, n + 1) if fives[p] > k + 2]) <= k
+
+
+@pytest.mark.parametrize(("n", "pattern"), [(33, {1: 32, 8: 1}), (35, {3: 32, 8: 3})])
+def test_layered_design_five_tables(n, pattern):
+    # Both searches leave repeats for 33 and 35 players in 8 series (version 1: about 5 and
+    # 11): the layered design's extras sit at a table of five in every series.
+    plan = draw_tournament(n, 8, seed=1)
+    assert plan.repeats == 0
+    fives = five_table_counts(series_of(plan))
+    assert Counter(fives[p] for p in range(1, n + 1)) == pattern
+
+
+@pytest.mark.parametrize(("n", "r", "seed"), [(34, 8, 3), (39, 8, 11)])
+def test_layered_plans_are_deterministic_and_followed_series_by_series(n, r, seed):
+    players = [SeatingPlayer(id=10 + i) for i in range(n)]
+    options = SeatingOptions(seed=seed, planned_series=r)
+    full = draw_plan(players, r, options)
+    seating_draw.clear_cache()
+    assert draw_plan(players, r, options) == full
+    assert full.repeats == 0
+    history: list[list[list[int]]] = []
+    for number in range(1, r + 1):
+        plan = draw_series(players, history, options)
+        assert plan.tables == full.series[number - 1].tables
+        history.append(plan.tables)
+    assert plan_repeats(history) == 0
+    assert draw_plan(players, 2, SeatingOptions(seed=seed + 1)).series[0] != full.series[0]
+
+
+def test_layered_design_helps_beyond_its_series():
+    # 31 = 4 * 7 + 3: zero repeats for up to 7 series; the 8th is searched (version 1: 26-29).
+    assert draw_tournament(31, 8, 1).repeats <= 20
 
 
 def test_few_repeats_for_small_counts():

@@ -165,7 +165,7 @@ def _poly_mod(f: list[int], g: list[int], p: int) -> list[int]:
 
 def layered_design(q: int, extras: int) -> list[list[list[int]]]:
     """q series for 4q + ``extras`` players in q tables (``extras`` of them of five), no pair
-    twice; q a prime power, ``extras`` <= 3, and q >= 5 when there are extras.
+    twice; q >= 4 a prime power, ``extras`` <= 3, and q >= 5 when there are extras.
 
     Base player 4x + j (x in GF(q), j = 0..3) is point x of layer j. With four distinct field
     elements y_0..y_3, table c of series a is {(c + a*y_j, j)}: two base players of layers
@@ -175,11 +175,11 @@ def layered_design(q: int, extras: int) -> list[list[list[int]]]:
     every base player exactly once over the q series), and in every series the extras sit at
     different tables, so they never meet each other.
     """
+    if q < 4 or (extras and q < 5) or not 0 <= extras <= 3:
+        raise ValueError("needs q >= 4, q >= 5 with extra players, and at most 3 extras")
     field = GaloisField(q)
     add, mul = field.add_table, field.mul_table
     layers = [0, 1, 2, 3]
-    if extras and q < 5:
-        raise ValueError("extra players need q >= 5")
     forbidden = {field.neg(y) for y in layers}
     lam = next((x for x in range(q) if x not in forbidden), 0)
     series = []

@@ -199,10 +199,17 @@ def _draw_plan_cached(
     rng = random.Random(seed)
     base = _base_design(n, n_series, rng)
     # Strict fairness first; only if repeats remain, let repeats outrank the five-table
-    # rotation (the issue's order of goals): the layered design where one exists (no repeats
-    # for up to q series, the search continues it beyond), then a search with the relaxed
-    # rotation; whichever plan has fewer repeats is kept (never more than version 1).
+    # rotation (the issue's order of goals): a search with the relaxed rotation, then the
+    # layered design where one exists (no repeats for up to q series; the search continues
+    # it beyond). The plan with fewer repeats is kept, so no plan has more repeats than in
+    # version 1, and every plan version 1 drew without repeats is unchanged.
     plan, repeats = _search_plan(base, n, sizes, n_series, rng, soft=False)
+    if repeats and 5 in sizes:
+        other, other_repeats = _search_plan(
+            base, n, sizes, n_series, random.Random(f"{seed}/soft"), soft=True
+        )
+        if other_repeats < repeats:
+            plan, repeats = other, other_repeats
     layered = _layered_plan(n, n_series, random.Random(f"{seed}/layered")) if repeats else None
     if layered is not None:
         if len(layered) == n_series:
@@ -213,12 +220,6 @@ def _draw_plan_cached(
             )
             if other_repeats < repeats:
                 plan, repeats = other, other_repeats
-    if repeats and 5 in sizes:
-        other, other_repeats = _search_plan(
-            base, n, sizes, n_series, random.Random(f"{seed}/soft"), soft=True
-        )
-        if other_repeats < repeats:
-            plan = other
     if keep_clubs_apart:
         plan = _keep_clubs_apart(plan, clubs, rng)
     series_plans: list[Plan] = []
@@ -294,12 +295,12 @@ def _layered_plan(n: int, n_series: int, rng: random.Random) -> list[Tables] | N
     """The first min(q, n_series) series of ``layered_design`` (no repeats), relabelled at
     random, or None.
 
-    It exists for n = 4q + k with q = n // 4 a prime power (q >= 5 when k > 0). Its k extra
+    It exists for n = 4q + k with q = n // 4 >= 4 a prime power (q >= 5 when k > 0). Its k extra
     players sit at a table of five in every series, every other player at most k times:
     zero repeats come first, the five-table rotation second.
     """
     q, extras = divmod(n, 4)
-    if prime_power(q) is None or (extras and q < 5):
+    if q < 4 or prime_power(q) is None or (extras and q < 5):
         return None
     design = layered_design(q, extras)
     rng.shuffle(design)
