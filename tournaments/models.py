@@ -220,9 +220,7 @@ class Seat(models.Model):
     position = models.PositiveSmallIntegerField(_("seat"))
     # RESTRICT, not PROTECT: a seated player cannot be unregistered, but deleting the whole
     # tournament (which deletes the seats too) must work.
-    registration = models.ForeignKey(
-        Registration, on_delete=models.RESTRICT, related_name="seats"
-    )
+    registration = models.ForeignKey(Registration, on_delete=models.RESTRICT, related_name="seats")
 
     class Meta:
         ordering = ["table", "position"]
