@@ -6,10 +6,9 @@ from collections import defaultdict
 from typing import Any
 
 from rules.series import Severity
-from scoring.messages import finding_message
 from scoring.models import Game, ScoreSheet
-from scoring.modes import MODES
 from scoring.rulesets import ruleset_for
+from scoring.services.sheet import review
 from tournaments.models import Series
 
 
@@ -29,31 +28,22 @@ def series_progress(series: Series) -> dict[str, Any]:
     for table in tables:
         seats = list(table.seats.all())
         size = len(seats)
-        sheet = sheets.get(table.pk)
-        games = records.get(table.pk, [])
-        timeout = bool(sheet and sheet.timeout)
-        mode = MODES[sheet.mode if sheet else series.tournament.entry_mode]
-        report = mode.validate(games, size, ruleset, timeout=timeout, complete=False)
-        finished = report.next.finished
-        if finished:
-            report = mode.validate(games, size, ruleset, timeout=timeout, complete=True)
-        findings = [
-            {**f.to_json(), "message": finding_message(f.code, f.data, f.game)}
-            for f in report.findings
-        ]
+        # Tables without an entry yet have no sheet row: an unsaved one stands in.
+        sheet = sheets.get(table.pk) or ScoreSheet(table=table, mode=series.tournament.entry_mode)
+        nxt, findings = review(table, sheet, records.get(table.pk, []), size)
         rows.append(
             {
                 "table": table,
                 "players": [s.registration.player for s in seats],
-                "entered": report.next.games_played,
+                "entered": nxt["games_played"],
                 "expected": ruleset.total_games(size),
-                "finished": finished,
+                "finished": nxt["finished"],
                 "errors": [f for f in findings if f["severity"] == Severity.ERROR.value],
                 "warnings": [f for f in findings if f["severity"] == Severity.WARNING.value],
-                "status": ScoreSheet.Status(sheet.status if sheet else "open").label,
-                "confirmed": bool(sheet and sheet.status == ScoreSheet.Status.CONFIRMED),
-                "timeout": timeout,
-                "last_activity": sheet.last_activity if sheet else None,
+                "status": ScoreSheet.Status(sheet.status).label,
+                "confirmed": sheet.status == ScoreSheet.Status.CONFIRMED,
+                "timeout": sheet.timeout,
+                "last_activity": sheet.last_activity,
             }
         )
     return {

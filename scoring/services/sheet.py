@@ -8,7 +8,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from rules.series import Severity
+from rules.series import SeriesReport, Severity
 from scoring.messages import finding_message
 from scoring.models import ScoreSheet
 from scoring.rulesets import ruleset_for
@@ -26,6 +26,12 @@ from scoring.services.entry import (
 from tournaments.models import Series, Table
 
 
+def _findings(report: SeriesReport) -> list[dict[str, Any]]:
+    return [
+        {**f.to_json(), "message": finding_message(f.code, f.data, f.game)} for f in report.findings
+    ]
+
+
 def findings_for(table: Table, sheet: ScoreSheet, *, complete: bool = True) -> list[dict[str, Any]]:
     report = mode_of(sheet).validate(
         stored_records(table),
@@ -34,9 +40,19 @@ def findings_for(table: Table, sheet: ScoreSheet, *, complete: bool = True) -> l
         timeout=sheet.timeout,
         complete=complete,
     )
-    return [
-        {**f.to_json(), "message": finding_message(f.code, f.data, f.game)} for f in report.findings
-    ]
+    return _findings(report)
+
+
+def review(
+    table: Table, sheet: ScoreSheet, records: list[dict[str, Any]], size: int
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """What comes next and the findings of the sheet so far, from one replay (two when the
+    sheet is complete: only then do missing games and compulsory solos count)."""
+    mode, ruleset = mode_of(sheet), ruleset_for(table.series.tournament)
+    report = mode.validate(records, size, ruleset, timeout=sheet.timeout, complete=False)
+    if report.next.finished:
+        report = mode.validate(records, size, ruleset, timeout=sheet.timeout, complete=True)
+    return report.next.to_json(), _findings(report)
 
 
 def _state(table: Table, sheet: ScoreSheet) -> dict[str, Any]:

@@ -27,10 +27,9 @@ from scoring.services.entry import (
     get_sheet,
     preview_game,
     save_game,
-    sheet_state,
     situation_before,
 )
-from scoring.services.sheet import confirm_sheet, findings_for, submit_sheet
+from scoring.services.sheet import confirm_sheet, review, submit_sheet
 from tournaments.models import Series, Table
 from tournaments.permissions import is_organizer
 
@@ -84,12 +83,11 @@ class SheetView(View):
             points = [int(game.scores.get(str(p), 0)) for p in positions]
             totals = [a + b for a, b in zip(totals, points, strict=True)]
             rows.append({"game": game, "points": points, "totals": totals})
-        state = sheet_state(self.table, sheet, len(seats))
-        nxt = state["next"]
+        records = [{**g.record, "dealer": g.dealer} for g in games]
+        nxt, findings = review(self.table, sheet, records, len(seats))
         names = {s.position: s.registration.player for s in seats}
         if form is None:
             form = self.new_form(seats, nxt, editing)
-        findings = findings_for(self.table, sheet, complete=nxt["finished"])
         return render(
             self.request,
             "scoring/table_home.html",
