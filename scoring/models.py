@@ -30,12 +30,18 @@ class ScoreSheet(models.Model):
     timeout = models.BooleanField(_("time-out"), default=False)
     submitted_at = models.DateTimeField(null=True, blank=True)
     submitted_by_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    # The phone that submitted (a random cookie value): another one must confirm.
+    submitted_device = models.CharField(max_length=64, blank=True)
     confirmed_at = models.DateTimeField(null=True, blank=True)
     confirmed_by_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    confirmed_device = models.CharField(max_length=64, blank=True)
     confirmed_by_user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
     )
     last_activity = models.DateTimeField(null=True, blank=True)
+    # The organizers closed the series before this sheet was confirmed: its games count,
+    # marked "closed by the organizers, not confirmed" wherever results are shown.
+    closed_unconfirmed = models.BooleanField(default=False)
 
     class Meta:
         verbose_name = _("score sheet")
@@ -162,6 +168,7 @@ class AuditEntry(models.Model):
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
     via = models.CharField(max_length=80)  # "captain link table 3, seat 4", "organizer", "api"
+    device = models.CharField(max_length=64, blank=True)  # the captain's phone (cookie value)
     reason = models.CharField(max_length=300, blank=True)
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
 

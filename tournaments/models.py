@@ -81,6 +81,15 @@ class Tournament(models.Model):
         ],
         default="entry",
     )
+    confirmation = models.CharField(
+        _("confirmation of score sheets"),
+        max_length=20,
+        choices=[
+            ("player", _("another player at the table, on another phone")),
+            ("organizer", _("the organizers")),
+        ],
+        default="player",
+    )
     registration_open = models.BooleanField(_("self-registration open"), default=False)
     # One seed for all series: the draw can then re-derive the whole published plan,
     # which keeps its zero-repeat guarantee (see docs/seating.md).
