@@ -14,6 +14,7 @@ from .data import (
     TournamentPlan,
 )
 from .draw import draw_plan, draw_series, draw_tournament
+from .latecomers import LatecomerPlan, Move, seat_latecomers
 from .pairs import (
     count_repeats,
     five_table_counts,
@@ -28,6 +29,8 @@ __all__ = [
     "ALGORITHM_VERSION",
     "DrawMode",
     "History",
+    "LatecomerPlan",
+    "Move",
     "Plan",
     "SeatingError",
     "SeatingOptions",
@@ -44,5 +47,6 @@ __all__ = [
     "plan_repeats",
     "repeat_lower_bound",
     "seat_counts",
+    "seat_latecomers",
     "table_sizes",
 ]
