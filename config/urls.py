@@ -2,9 +2,15 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from django.views.generic import TemplateView
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from config.health import healthz
+from tournaments.api.schema import DocsView, SchemaView
+
+# Django's error pages: the error JSON under /api/, the usual pages elsewhere.
+handler400 = "tournaments.api.errors.bad_request"
+handler403 = "tournaments.api.errors.permission_denied"
+handler404 = "tournaments.api.errors.page_not_found"
+handler500 = "tournaments.api.errors.server_error"
 
 urlpatterns = [
     path("", TemplateView.as_view(template_name="landing.html"), name="landing"),
@@ -13,8 +19,8 @@ urlpatterns = [
     path("login/", auth_views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
-    path("api/v1/schema/", SpectacularAPIView.as_view(), name="api-schema"),
-    path("api/v1/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("api/v1/schema/", SchemaView.as_view(), name="api-schema"),
+    path("api/v1/docs/", DocsView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/v1/", include("config.api_urls")),
     path("", include("tournaments.urls")),
     path("", include("scoring.urls")),

@@ -13,16 +13,23 @@ from typing import Any
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.db import IntegrityError
 from django.db.models import ProtectedError, RestrictedError
-from django.http import Http404, HttpRequest, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from django.views import csrf, defaults
+from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import set_rollback
 
-from tournaments.services import ServiceError
+from tournaments.services import Refusal, ServiceError
 
 UNKNOWN_FIELD = gettext_lazy("Unknown field.")
+CSRF_FAILED = gettext_lazy(
+    "The CSRF check failed. Send the X-CSRFToken header with the session cookie, "
+    "or authenticate with a token."
+)
+_DRF_CSRF_PREFIX = "CSRF Failed:"  # rest_framework.authentication.SessionAuthentication
 
 
 class ApiError(exceptions.APIException):
@@ -48,6 +55,38 @@ class ApiError(exceptions.APIException):
         self.data = dict(data or {})
         self.body = dict(body or {})
         self.headers = dict(headers or {})
+
+
+REFUSAL_STATUS = {
+    Refusal.INVALID: status.HTTP_400_BAD_REQUEST,
+    Refusal.FORBIDDEN: status.HTTP_403_FORBIDDEN,
+    Refusal.NOT_FOUND: status.HTTP_404_NOT_FOUND,
+    Refusal.CONFLICT: status.HTTP_409_CONFLICT,
+}
+#: The same key with other input: 422 as the IETF Idempotency-Key draft recommends.
+CODE_STATUS = {"idempotency_key_reused": status.HTTP_422_UNPROCESSABLE_ENTITY}
+
+
+def service_error_status(exc: ServiceError) -> int:
+    return CODE_STATUS.get(exc.code) or REFUSAL_STATUS[exc.refusal]
+
+
+def raise_service_error(
+    exc: ServiceError,
+    *,
+    body: Mapping[str, Any] | None = None,
+    headers: Mapping[str, str] | None = None,
+) -> None:
+    """Answer a refused use case with its error JSON (plus ``body``, e.g. the current state)."""
+    raise ApiError(
+        service_error_status(exc),
+        exc.code,
+        exc.message,
+        field=exc.field or "",
+        data=exc.data,
+        body=body,
+        headers=headers,
+    ) from exc
 
 
 def error_body(code: str, message: str, field: str = "", **data: Any) -> dict[str, Any]:
@@ -92,9 +131,8 @@ def api_exception_handler(exc: Exception, context: Mapping[str, Any]) -> Respons
         response_status = exc.status_code
         headers.update(exc.headers)
     elif isinstance(exc, ServiceError):
-        # A field means the input was wrong; without one the state forbids the step.
-        response_status = status.HTTP_400_BAD_REQUEST if exc.field else status.HTTP_409_CONFLICT
-        body = error_body(exc.code, exc.message, exc.field or "")
+        response_status = service_error_status(exc)
+        body = error_body(exc.code, exc.message, exc.field or "", **exc.data)
     elif isinstance(exc, exceptions.ValidationError):
         response_status, body = status.HTTP_400_BAD_REQUEST, _validation_body(exc)
     elif isinstance(exc, exceptions.ParseError):
@@ -103,6 +141,13 @@ def api_exception_handler(exc: Exception, context: Mapping[str, Any]) -> Respons
     elif isinstance(exc, Http404):
         response_status = status.HTTP_404_NOT_FOUND
         body = error_body("not_found", str(exceptions.NotFound.default_detail))
+    elif isinstance(exc, exceptions.PermissionDenied) and str(exc.detail).startswith(
+        _DRF_CSRF_PREFIX
+    ):
+        # DRF's session authentication refused the CSRF token: the same answer as Django's
+        # CSRF middleware gives (``csrf_failure``), with a message in the request's language.
+        response_status = status.HTTP_403_FORBIDDEN
+        body = error_body("csrf_failed", str(CSRF_FAILED))
     elif isinstance(exc, DjangoPermissionDenied):
         response_status = status.HTTP_403_FORBIDDEN
         body = error_body("permission_denied", str(exceptions.PermissionDenied.default_detail))
@@ -142,8 +187,57 @@ class ErrorSerializer(serializers.Serializer):
     error = ErrorDetailSerializer()
 
 
-def not_found(request: HttpRequest, *args: Any, **kwargs: Any) -> JsonResponse:
-    """Addresses under /api/v1/ that do not exist: the error JSON, not an HTML page."""
-    return JsonResponse(
-        error_body("not_found", str(exceptions.NotFound.default_detail)), status=404
-    )
+# Django's own error pages (handlers and the CSRF failure view) under this prefix answer the
+# error JSON; everywhere else they stay the HTML pages.
+API_PREFIX = "/api/"
+
+
+def is_api_request(request: HttpRequest) -> bool:
+    return request.path_info.startswith(API_PREFIX)
+
+
+def _json(status_code: int, code: str, message: str) -> JsonResponse:
+    return JsonResponse(error_body(code, message), status=status_code)
+
+
+@csrf_exempt
+def not_found(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+    """Addresses under /api/v1/ that do not exist: the error JSON, not an HTML page, for
+    every method (CSRF-exempt: an unknown address has nothing to protect, and a POST to it
+    must not answer the CSRF page)."""
+    return _json(404, "not_found", str(exceptions.NotFound.default_detail))
+
+
+def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """``handler400``: a suspicious request (bad Host header, body or form too large)."""
+    if is_api_request(request):
+        return _json(400, "bad_request", _("The request could not be understood."))
+    return defaults.bad_request(request, exception)  # type: ignore[arg-type]
+
+
+def permission_denied(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """``handler403``."""
+    if is_api_request(request):
+        return _json(403, "permission_denied", str(exceptions.PermissionDenied.default_detail))
+    return defaults.permission_denied(request, exception)  # type: ignore[arg-type]
+
+
+def page_not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """``handler404``: also addresses under /api/ outside /api/v1/ (e.g. /api/v2/)."""
+    if is_api_request(request):
+        return _json(404, "not_found", str(exceptions.NotFound.default_detail))
+    return defaults.page_not_found(request, exception)  # type: ignore[arg-type]
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """``handler500``: a bug. The traceback goes to the log, never to the client."""
+    if is_api_request(request):
+        return _json(500, "server_error", str(exceptions.APIException.default_detail))
+    return defaults.server_error(request)
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """``CSRF_FAILURE_VIEW``: under /api/ the error JSON instead of Django's HTML page."""
+    if is_api_request(request):
+        return _json(403, "csrf_failed", str(CSRF_FAILED))
+    return csrf.csrf_failure(request, reason)

@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
-from drf_spectacular.utils import OpenApiResponse
+from collections.abc import Callable
+from typing import Any
 
-from tournaments.api.errors import ErrorSerializer
+from drf_spectacular.utils import OpenApiResponse
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
+from rest_framework.renderers import JSONRenderer
+from rest_framework.response import Response
+
+from tournaments.api.errors import ErrorSerializer, api_exception_handler
 
 
 def errors(*codes: int) -> dict[int, OpenApiResponse]:
@@ -22,3 +28,29 @@ def errors(*codes: int) -> dict[int, OpenApiResponse]:
         code: OpenApiResponse(ErrorSerializer, description=descriptions.get(code, ""))
         for code in codes
     }
+
+
+class JsonErrorsMixin:
+    """For the schema and docs views (drf-spectacular's, which render YAML or HTML): their
+    refusals (405, 406, ...) are the error JSON like every other answer under /api/v1/."""
+
+    def get_exception_handler(self) -> Callable[..., Any]:
+        return api_exception_handler
+
+    def handle_exception(self, exc: Exception) -> Response:
+        response = super().handle_exception(exc)  # type: ignore[misc]
+        request = self.request  # type: ignore[attr-defined]
+        request.accepted_renderer = JSONRenderer()
+        request.accepted_media_type = JSONRenderer.media_type
+        return response
+
+
+class SchemaView(JsonErrorsMixin, SpectacularAPIView):
+    pass
+
+
+class DocsView(JsonErrorsMixin, SpectacularSwaggerSplitView):
+    """Swagger UI whose start-up script is a separate file (no inline script under the
+    Content-Security-Policy); the page template drops drf-spectacular's inline style."""
+
+    template_name = "api/swagger_ui.html"
