@@ -164,6 +164,18 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = TIME_ZONE
 
+# Documents (PDFs) survive a lost worker: every document task is stopped after
+# DOCUMENT_TASK_TIME_LIMIT seconds (an exception after the soft limit, a kill after the hard
+# one); a document without progress for DOCUMENT_STALL_SECONDS is marked failed and may be
+# requested again. The stall time must exceed the hard limit, so a task that still works
+# always reports progress in time. Redis hands an unacknowledged message (its worker died)
+# to another worker after the visibility timeout, which must exceed the longest task.
+DOCUMENT_TASK_TIME_LIMIT = 120
+DOCUMENT_STALL_SECONDS = env_int(
+    "DOCUMENT_STALL_SECONDS", 300, minimum=DOCUMENT_TASK_TIME_LIMIT + 30, maximum=86_400
+)
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 600}
+
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": [

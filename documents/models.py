@@ -5,6 +5,8 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 
@@ -18,6 +20,13 @@ class GeneratedDocument(models.Model):
         RUNNING = "running", _("running")
         DONE = "done", _("done")
         FAILED = "failed", _("failed")
+
+    class Failure(models.TextChoices):
+        """Why a failed document failed; the page explains each in words."""
+
+        ERROR = "error"  # the task raised; ``error`` holds the exception
+        TIME_LIMIT = "time_limit"  # a task ran past its soft time limit
+        STALLED = "stalled"  # no progress for DOCUMENT_STALL_SECONDS: its worker was lost
 
     kind = models.CharField(_("kind"), max_length=20, choices=Kind.choices)
     tournament = models.ForeignKey(
@@ -39,12 +48,16 @@ class GeneratedDocument(models.Model):
     pages_done = models.PositiveIntegerField(default=0)
     pages_total = models.PositiveIntegerField(default=0)
     error = models.TextField(_("error"), blank=True)
+    failure = models.CharField(max_length=12, choices=Failure.choices, blank=True)
     file = models.FileField(_("file"), upload_to="documents/%Y/%m/", blank=True)
     requested_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True
     )
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # Moved on by every step of the generation; a queued or running document whose
+    # progress_at lies further back than DOCUMENT_STALL_SECONDS has stalled.
+    progress_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -83,6 +96,14 @@ class GeneratedDocument(models.Model):
     @property
     def is_finished(self) -> bool:
         return self.status in (self.Status.DONE, self.Status.FAILED)
+
+    @property
+    def page_url(self) -> str:
+        """The organizer page that requests this kind of document (and retries it)."""
+        slug = self.tournament.slug
+        if self.kind == self.Kind.PRINT_PACK and self.series is not None:
+            return reverse("documents:series", kwargs={"slug": slug, "number": self.series.number})
+        return reverse("documents:results", kwargs={"slug": slug})
 
     @property
     def filename(self) -> str:

@@ -1,49 +1,84 @@
 """Celery tasks: ids in, a stored PDF out. The static layers and the parts of a document
 render in parallel on the workers (a chord), then one task joins them, drawing the static
-layers under their pages. Without a broker all of it runs eagerly."""
+layers under their pages. Without a broker all of it runs eagerly.
+
+A lost worker must not leave a document stuck: every task is acknowledged only after it
+ran (``acks_late``) and put back in the queue when its worker process dies
+(``reject_on_worker_lost``), so another worker renders the part again; each task has a
+soft and a hard time limit; and a document without progress for DOCUMENT_STALL_SECONDS is
+marked failed by ``services`` (when it is asked for, and by the periodic ``sweep``), which
+also ends a task that kills its worker every time: its redeliveries find the document
+failed and do nothing."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from celery import chord, shared_task
+from celery.exceptions import SoftTimeLimitExceeded
+from django.conf import settings
 
 from documents import services
 
+DOCUMENT_TASK: dict[str, Any] = {
+    "acks_late": True,
+    "reject_on_worker_lost": True,
+    "soft_time_limit": settings.DOCUMENT_TASK_TIME_LIMIT - 20,
+    "time_limit": settings.DOCUMENT_TASK_TIME_LIMIT,
+}
 
-@shared_task(name="documents.generate")
+
+def _fail(document_id: int, exc: Exception) -> None:
+    if isinstance(exc, SoftTimeLimitExceeded):
+        services.fail(document_id, exc, services.Failure.TIME_LIMIT)
+    else:
+        services.fail(document_id, exc)
+
+
+@shared_task(name="documents.generate", **DOCUMENT_TASK)
 def generate_document(document_id: int) -> None:
     try:
         parts = services.start(document_id)
+        if parts is None:  # redelivered after it started, or failed meanwhile
+            return
         header = [render_layers.si(document_id)]
         header += [render_part.si(document_id, index) for index in range(parts)]
         chord(header)(assemble.s(document_id))
     except Exception as exc:
-        services.fail(document_id, exc)
+        _fail(document_id, exc)
         raise
 
 
-@shared_task(name="documents.render_layers")
+@shared_task(name="documents.render_layers", **DOCUMENT_TASK)
 def render_layers(document_id: int) -> str:
     try:
         return services.render_layers(document_id)
     except Exception as exc:
-        services.fail(document_id, exc)
+        _fail(document_id, exc)
         raise
 
 
-@shared_task(name="documents.render_part")
+@shared_task(name="documents.render_part", **DOCUMENT_TASK)
 def render_part(document_id: int, index: int) -> str:
     try:
         return services.render_part(document_id, index)
     except Exception as exc:
-        services.fail(document_id, exc)
+        _fail(document_id, exc)
         raise
 
 
-@shared_task(name="documents.assemble")
+@shared_task(name="documents.assemble", **DOCUMENT_TASK)
 def assemble(names: list[str], document_id: int) -> None:
-    """``names``: the chord's results, the layers file first, then the parts in order."""
+    """``names``: the chord's results; the part names follow from the id, so they are not
+    needed (a part rendered twice may appear twice)."""
     try:
-        services.assemble(document_id, names[1:], names[0])
+        services.assemble(document_id)
     except Exception as exc:
-        services.fail(document_id, exc)
+        _fail(document_id, exc)
         raise
+
+
+@shared_task(name="documents.sweep", acks_late=True, time_limit=60)
+def sweep() -> int:
+    """Mark stalled documents failed and remove leftover part files (Celery beat)."""
+    return len(services.sweep())

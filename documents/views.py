@@ -69,7 +69,9 @@ class DocumentStatusView(OrganizerView):
             GeneratedDocument.objects.select_related("tournament", "series"), pk=pk
         )
         self.check(document.tournament)
-        return render(request, "documents/_status.html", {"document": document, "current": True})
+        document = services.fail_if_stalled(document)
+        context = {"document": document, "current": True, "retry": True}
+        return render(request, "documents/_status.html", context)
 
 
 class DocumentDownloadView(OrganizerView):
