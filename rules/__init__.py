@@ -23,7 +23,10 @@ Series: ``validate_series(games, table_size, ruleset, timeout=..., complete=...)
 ``SeriesReport(findings, next)``; ``Finding(severity, code, game, data)`` with codes in
 ``FINDING_CODES``; ``next_game(games, table_size, ruleset, timeout=...) -> NextGame`` answers
 "what comes next?" (next row, dealer, who sits out, who is forced, who may announce a
-compulsory solo, games left).
+compulsory solo, games left). ``complete_game(stored, facts, table_size, ruleset, number=...,
+timeout=...) -> Completion`` completes a new or corrected game from one replay of the sheet:
+the table reports the game's facts; seats, dealer, sitting out, compulsory and forced
+(``DERIVED_FIELDS``) follow from the sheet and are checked if sent (design decision 8).
 
 Penalties and timing: ``minor_penalty`` / ``severe_penalty`` build the ``penalties`` of a
 record (spec 9); ``announcement_deadline``, ``reply_deadline``, ``earliest_cards_in_hand``,
@@ -107,11 +110,14 @@ from rules.record import parse_record
 from rules.ruleset import DDV, PRESETS, DulleRule, RuleSet, get_ruleset
 from rules.scoring import BreakdownItem, GameResult, score, winner
 from rules.series import (
+    DERIVED_FIELDS,
     FINDING_CODES,
+    Completion,
     Finding,
     NextGame,
     SeriesReport,
     Severity,
+    complete_game,
     next_game,
     validate_series,
 )
@@ -125,6 +131,7 @@ from rules.transcription import (
 
 __all__ = [
     "DDV",
+    "DERIVED_FIELDS",
     "ERROR_CODES",
     "FINDING_CODES",
     "PRESETS",
@@ -132,6 +139,7 @@ __all__ = [
     "BreakdownItem",
     "Card",
     "CardOrder",
+    "Completion",
     "Contract",
     "DulleRule",
     "EngineError",
@@ -158,6 +166,7 @@ __all__ = [
     "announcement_deadline",
     "card_order",
     "check_transcribed_row",
+    "complete_game",
     "earliest_cards_in_hand",
     "get_ruleset",
     "may_announce",

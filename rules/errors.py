@@ -27,6 +27,8 @@ ERROR_CODES: dict[str, str] = {
     "hochzeit_partner_trick_out_of_range": "The Hochzeit partner trick must be 1, 2, 3 or null.",
     "hochzeit_partner_trick_not_allowed": "A partner trick is only given for a Hochzeit.",
     "not_played_game_fields": "A game that was not played carries only seats and penalties.",
+    "derived_mismatch": "A field that follows from the sheet (dealer, sitting out, seats, "
+    "compulsory, forced) differs from the replay of the sheet.",
     # seats and parties
     "invalid_seats": "Seats must be 1..4 (four-player table) or 1..5 (five-player table).",
     "sitting_out_required": "At a five-player table the dealer sits out.",
@@ -39,6 +41,8 @@ ERROR_CODES: dict[str, str] = {
     # announcements, Augen, tricks
     "unknown_announcement": "Unknown announcement level.",
     "re_points_out_of_range": "Re's Augen must be from 0 to 240.",
+    "re_points_impossible": "No cards of the deck hold exactly these Augen (never 1 or 239: no "
+    "card is worth 1).",
     "re_tricks_out_of_range": "Re's tricks must be from 0 to 12.",
     "points_tricks_inconsistent": "These tricks cannot hold these Augen.",
     "hochzeit_tricks_inconsistent": "In a Hochzeit Re has at least won the tricks up to the "
@@ -52,6 +56,10 @@ ERROR_CODES: dict[str, str] = {
     "karlchen_without_trick": "A party without a trick cannot win the last trick.",
     "doppelkopf_exceeds_tricks": "More Doppelköpfe than tricks.",
     "doppelkopf_exceeds_points": "The party's Augen cannot hold that many Doppelköpfe.",
+    "doppelkopf_total_exceeded": "More Doppelköpfe than the deck allows: each takes four of the "
+    "16 aces and tens, so at most four per game (both parties together).",
+    "doppelkopf_inconsistent": "These Augen and tricks cannot hold these Doppelköpfe (each is "
+    "four aces or tens).",
     # penalties and house switches
     "penalties_not_zero_sum": "Penalty points must sum to zero (deductions are separate).",
     "penalty_out_of_range": "A penalty component is between -48 and 48 points (DDV).",

@@ -17,7 +17,7 @@ from rules.contracts import Contract
 from rules.errors import EngineError
 from rules.record import GameRecord, parse_record
 from rules.ruleset import RuleSet
-from rules.scoring import score
+from rules.scoring import GameResult, score
 
 
 class Severity(StrEnum):
@@ -365,9 +365,16 @@ def next_game(
     return state.next_game()
 
 
-def _check_row(record: GameRecord, index: int, rs: RuleSet, out: list[Finding]) -> None:
+def _check_row(
+    record: GameRecord,
+    index: int,
+    rs: RuleSet,
+    out: list[Finding],
+    computed: Mapping[int, int] | None = None,
+) -> None:
     """Sheet checks of spec 7.5: row sum, sitter 0, even/odd rule, entered vs computed."""
-    computed = score(record, rs).scores
+    if computed is None:
+        computed = score(record, rs).scores
     deducted = dict.fromkeys(record.seats, 0)
     for d in record.deductions:
         deducted[d.seat] += d.points
@@ -404,3 +411,104 @@ def _parity_ok(record: GameRecord, row: Mapping[int, int], deducted: Mapping[int
 
 def _json_row(row: Mapping[int, int]) -> dict[str, int]:
     return {str(seat): points for seat, points in row.items()}
+
+
+#: Facts of a game record that follow from the sheet. A client may send them; they are checked
+#: against the replay and never trusted (design decision 8).
+DERIVED_FIELDS = ("seats", "dealer", "sitting_out", "compulsory", "forced")
+
+
+@dataclass(frozen=True, slots=True)
+class Completion:
+    """A new or corrected game completed from one replay of its sheet.
+
+    ``before``: what the table faced at this row; ``after``: what comes next once the whole
+    sheet, this row included, is replayed; ``findings``: this row's findings (an error refuses
+    the game); ``later``: findings about the rows after it, which a correction can move.
+    ``record``, ``data`` (its JSON, dealer included) and ``result`` are ``None`` only when the
+    sheet was complete before this row (finding ``game_after_series_end``).
+    """
+
+    before: NextGame
+    after: NextGame
+    findings: tuple[Finding, ...]
+    later: tuple[Finding, ...] = ()
+    record: GameRecord | None = None
+    data: Mapping[str, object] | None = None
+    result: GameResult | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.record is not None and not any(
+            f.severity is Severity.ERROR for f in self.findings
+        )
+
+
+def complete_game(
+    stored: Sequence[Mapping[str, object]],
+    facts: object,
+    table_size: int,
+    ruleset: RuleSet,
+    *,
+    number: int | None = None,
+    timeout: bool = False,
+) -> Completion | EngineError:
+    """Complete, check and score game ``number`` (default: the next row) of a sheet.
+
+    ``stored``: the sheet's rows as accepted before (record dicts with their dealer); they are
+    replayed from their facts without being parsed or scored again. ``facts``: what the table
+    reports about the game (contract, parties, announcements, Augen, tricks, extras,
+    penalties). The replay supplies ``DERIVED_FIELDS``: the seats, the dealer, who sits out,
+    and for a solo whether it is the soloist's compulsory solo (his first solo, TSR 4.3.1)
+    and whether it is forced. A derived field sent anyway must agree (``derived_mismatch``).
+    One replay, one parse, one scoring.
+    """
+    _check_table_size(table_size, ruleset)
+    if number is None:
+        number = len(stored) + 1
+    if not 1 <= number <= len(stored) + 1:
+        raise ValueError(f"game {number} is not on a sheet of {len(stored)} rows")
+    if type(facts) is not dict:
+        return EngineError("not_an_object", "", "A game record must be a JSON object.")
+    state = _State(table_size, timeout, ruleset)
+    for row in stored[: number - 1]:
+        state.step(_lenient_facts(row), None)
+    before = state.next_game()
+    if before.finished:
+        end = Finding(Severity.ERROR, "game_after_series_end", number, {})
+        return Completion(before, before, (end,))
+    derived = _derived(facts, before, table_size)
+    for key, value in derived.items():
+        if key in facts and facts[key] != value:
+            return EngineError(
+                "derived_mismatch",
+                key,
+                f"{key} follows from the sheet: {value!r}, not {facts[key]!r}.",
+            )
+    data = {**facts, **derived}
+    record = parse_record(data, ruleset, require_dealer=True)
+    if isinstance(record, EngineError):
+        return record
+    result = score(record, ruleset)
+    findings: list[Finding] = []
+    _check_row(record, number, ruleset, findings, computed=result.scores)
+    state.step(_facts(record), findings)
+    later: list[Finding] = []
+    for row in stored[number:]:
+        state.step(_lenient_facts(row), later)
+    return Completion(
+        before, state.next_game(), tuple(findings), tuple(later), record, data, result
+    )
+
+
+def _derived(facts: Mapping[object, object], before: NextGame, size: int) -> dict[str, object]:
+    derived: dict[str, object] = {"seats": list(range(1, size + 1)), "dealer": before.dealer}
+    if size == 5:
+        derived["sitting_out"] = before.sitting_out
+    if facts.get("contract") == "solo" and facts.get("not_played") is not True:
+        re = facts.get("re")
+        soloist = re[0] if type(re) is list and len(re) == 1 else None
+        compulsory = soloist in before.compulsory_open
+        derived["compulsory"] = compulsory
+        derived["forced"] = compulsory and soloist == before.forced
+    return derived

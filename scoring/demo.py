@@ -5,16 +5,17 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from scoring.services import Actor, EntryError
-from scoring.services.entry import save_game, situation_before
+from scoring.services import Actor, Door
+from scoring.services.entry import current_sheet, save_game, sheet_state
 from scoring.services.sheet import confirm_sheet, submit_sheet
 from tournaments.models import Table
+from tournaments.services import ServiceError
 
 LEVELS = (None, None, None, "ansage", "ansage", "90")
 
 
 def _points(rng: random.Random) -> int:
-    return max(1, min(239, int(rng.gauss(124, 38))))
+    return max(2, min(238, int(rng.gauss(124, 38))))
 
 
 def random_game(rng: random.Random, situation: dict[str, Any], size: int) -> dict[str, Any]:
@@ -24,8 +25,6 @@ def random_game(rng: random.Random, situation: dict[str, Any], size: int) -> dic
         return {
             "contract": "solo",
             "solo": rng.choice(("damen", "buben", "karo", "kreuz")),
-            "compulsory": True,
-            "forced": True,
             "re": [forced],
             "re_points": _points(rng),
         }
@@ -35,7 +34,6 @@ def random_game(rng: random.Random, situation: dict[str, Any], size: int) -> dic
         return {
             "contract": "solo",
             "solo": rng.choice(("damen", "buben", "karo", "herz", "fleischlos")),
-            "compulsory": True,
             "re": [rng.choice(allowed)],
             "re_points": _points(rng),
             "announcements": {"re": rng.choice(LEVELS[:5]), "kontra": rng.choice(LEVELS[:4])},
@@ -71,12 +69,14 @@ def random_game(rng: random.Random, situation: dict[str, Any], size: int) -> dic
 def play_table(
     table: Table, rng: random.Random, *, games: int | None = None, finish: bool = True
 ) -> None:
-    """Enter ``games`` games (all when None); submit and confirm when the sheet is full."""
+    """Enter ``games`` games (all when None); submit and confirm when the sheet is full.
+    The rules engine completes each game (dealer, compulsory, forced) from the sheet."""
     size = table.seats.count()
-    captain = Actor("captain", seat=size)
+    captain = Actor(Door.CAPTAIN, seat=size, device="demo-captain-phone")
+    state = sheet_state(table, current_sheet(table))
     entered = 0
     while games is None or entered < games:
-        situation = situation_before(table, None)
+        situation = state["next"]
         if situation["finished"]:
             break
         for attempt in range(20):
@@ -85,11 +85,14 @@ def play_table(
                 payload.pop("extras", None)
                 payload.pop("announcements", None)
             try:
-                save_game(table.pk, payload, dealer=situation["dealer"], actor=captain)
+                state = save_game(
+                    table, payload, expected_version=state["version"], actor=captain
+                ).sheet
                 break
-            except EntryError:
+            except ServiceError:
                 continue
         entered += 1
-    if finish and situation_before(table, None)["finished"]:
-        submit_sheet(table.pk, seat=size, expected_version=None, actor=captain)
-        confirm_sheet(table.pk, seat=1, actor=Actor("captain", seat=1))
+    if finish and state["next"]["finished"]:
+        submit_sheet(table, seat=size, expected_version=state["version"], actor=captain)
+        player = Actor(Door.CAPTAIN, seat=1, device="demo-player-phone")
+        confirm_sheet(table, seat=1, actor=player)

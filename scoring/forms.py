@@ -109,19 +109,14 @@ class GameForm(forms.Form):
                 )
         return data
 
-    def to_payload(
-        self, *, compulsory_open: tuple[int, ...], forced: int | None, **_: Any
-    ) -> dict[str, Any]:
-        """The game record for the rules engine. Compulsory is derived: a player's first
-        announced solo is his compulsory solo (TSR 4.3.1)."""
+    def to_payload(self, **_: Any) -> dict[str, Any]:
+        """The game's facts for the rules engine, which completes the record from the sheet
+        (dealer, who sits out, compulsory and forced solo)."""
         d = self.cleaned_data
         contract = d["contract"]
         payload: dict[str, Any] = {"contract": contract, "re_points": d["re_points"]}
         if contract == "solo":
-            soloist = d["soloist"]
-            payload.update(solo=d["solo"], re=[soloist])
-            payload["compulsory"] = soloist in compulsory_open
-            payload["forced"] = forced is not None and soloist == forced
+            payload.update(solo=d["solo"], re=[d["soloist"]])
         elif contract == "stille_hochzeit":
             payload["re"] = [d["soloist"]]
         else:

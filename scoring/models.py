@@ -171,30 +171,24 @@ class AuditEntry(models.Model):
     device = models.CharField(max_length=64, blank=True)  # the captain's phone (cookie value)
     reason = models.CharField(max_length=300, blank=True)
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    # The client's Idempotency-Key of the request that made this change, a fingerprint of
+    # what it sent, and the answer it got: a retry finds the change already made and gets
+    # the same answer (the unique constraint stops a concurrent duplicate).
+    idempotency_key = models.CharField(max_length=80, blank=True)
+    fingerprint = models.CharField(max_length=64, blank=True)
+    response = models.JSONField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-pk"]
         verbose_name = _("audit entry")
         verbose_name_plural = _("audit entries")
-
-    def __str__(self) -> str:
-        return f"{self.action} {self.created_at:%Y-%m-%d %H:%M}"
-
-
-class IdempotencyRecord(models.Model):
-    """The answer to a submission, kept so that a retried request creates nothing twice."""
-
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="+")
-    key = models.CharField(max_length=80)
-    fingerprint = models.CharField(max_length=64)
-    status_code = models.PositiveSmallIntegerField()
-    response = models.JSONField()
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["table", "key"], name="idempotency_key_unique"),
+            models.UniqueConstraint(
+                fields=["table", "idempotency_key"],
+                condition=~Q(idempotency_key=""),
+                name="audit_idempotency_key_unique",
+            ),
         ]
 
     def __str__(self) -> str:
-        return f"{self.table} {self.key}"
+        return f"{self.action} {self.created_at:%Y-%m-%d %H:%M}"

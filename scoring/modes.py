@@ -4,17 +4,23 @@ engine through these two adapters and need not know which mode a sheet is in."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from rules.contracts import Contract
 from rules.errors import EngineError
-from rules.gamerecord import GameRecord
-from rules.record import parse_record
 from rules.ruleset import RuleSet
-from rules.scoring import score
-from rules.series import NextGame, SeriesReport, next_game, validate_series
+from rules.series import (
+    Completion,
+    Finding,
+    NextGame,
+    SeriesReport,
+    Severity,
+    complete_game,
+    next_game,
+    validate_series,
+)
 from rules.transcription import (
     TranscribedRow,
     next_transcribed,
@@ -44,14 +50,27 @@ class Outcome:
         return {str(seat): s.points for seat, s in self.seats.items()}
 
 
+@dataclass(frozen=True)
+class TranscribedCompletion:
+    """A transcribed row completed from the sheet: the same fields as ``rules.Completion``."""
+
+    before: NextGame
+    after: NextGame
+    findings: tuple[Finding, ...]
+    later: tuple[Finding, ...] = ()
+    record: TranscribedRow | None = None
+    data: dict[str, Any] | None = None
+
+
 class Mode(Protocol):
     name: str
 
-    def build(self, payload: dict[str, Any], dealer: Any, size: int) -> dict[str, Any]: ...
+    def complete(
+        self, rows: Sequence[Mapping[str, object]], facts: Any, size: int, rs: RuleSet, *,
+        number: int, timeout: bool,
+    ) -> Any: ...  # fmt: skip
 
-    def parse(self, record: dict[str, Any], size: int, rs: RuleSet) -> Any: ...
-
-    def outcome(self, parsed: Any, rs: RuleSet) -> Outcome: ...
+    def outcome(self, completion: Any, rs: RuleSet) -> Outcome: ...
 
     def validate(
         self, records: Sequence[object], size: int, rs: RuleSet, *, timeout: bool, complete: bool
@@ -65,21 +84,15 @@ class Mode(Protocol):
 class EntryMode:
     name = "entry"
 
-    def build(self, payload: dict[str, Any], dealer: Any, size: int) -> dict[str, Any]:
-        """The table's seats and, at a five-player table, the dealer sitting out, unless
-        the client sent them."""
-        record = dict(payload)
-        record.setdefault("seats", list(range(1, size + 1)))
-        if size == 5 and "sitting_out" not in record:
-            record["sitting_out"] = dealer
-        record["dealer"] = dealer
-        return record
+    def complete(
+        self, rows: Sequence[Mapping[str, object]], facts: Any, size: int, rs: RuleSet, *,
+        number: int, timeout: bool,
+    ) -> Completion | EngineError:  # fmt: skip
+        return complete_game(rows, facts, size, rs, number=number, timeout=timeout)
 
-    def parse(self, record: dict[str, Any], size: int, rs: RuleSet) -> GameRecord | EngineError:
-        return parse_record(record, rs, require_dealer=True)
-
-    def outcome(self, parsed: GameRecord, rs: RuleSet) -> Outcome:
-        result = score(parsed, rs)
+    def outcome(self, completion: Completion, rs: RuleSet) -> Outcome:
+        parsed, result = completion.record, completion.result
+        assert parsed is not None and result is not None
         winner = "" if result.winner is None else result.winner.value
         soloist = parsed.soloist if parsed.contract is Contract.SOLO else None
         seats = {}
@@ -106,15 +119,37 @@ class EntryMode:
 
 
 class TranscriptionMode:
+    """The row's points and solo marks are copied from paper, so only the dealer is derived.
+    Two replays: what the table faced, then the sheet with the row (the transcription
+    checks have no completion of their own)."""
+
     name = "transcription"
 
-    def build(self, payload: dict[str, Any], dealer: Any, size: int) -> dict[str, Any]:
-        return {**payload, "dealer": dealer}
+    def complete(
+        self, rows: Sequence[Mapping[str, object]], facts: Any, size: int, rs: RuleSet, *,
+        number: int, timeout: bool,
+    ) -> TranscribedCompletion | EngineError:  # fmt: skip
+        if not isinstance(facts, dict):
+            return EngineError("not_an_object", "", "A row must be a JSON object.")
+        before = next_transcribed(rows[: number - 1], size, rs, timeout=timeout)
+        if before.finished:
+            end = Finding(Severity.ERROR, "game_after_series_end", number, {})
+            return TranscribedCompletion(before, before, (end,))
+        if "dealer" in facts and facts["dealer"] != before.dealer:
+            return EngineError("derived_mismatch", "dealer", "The dealer follows from the sheet.")
+        data = {**facts, "dealer": before.dealer}
+        parsed = parse_transcribed(data, size, rs)
+        if isinstance(parsed, EngineError):
+            return parsed
+        candidate = [*rows[: number - 1], data, *rows[number:]]
+        report = validate_transcription(candidate, size, rs, timeout=timeout, complete=False)
+        own = tuple(f for f in report.findings if f.game == number)
+        later = tuple(f for f in report.findings if f.game is not None and f.game > number)
+        return TranscribedCompletion(before, report.next, own, later, parsed, data)
 
-    def parse(self, record: dict[str, Any], size: int, rs: RuleSet) -> TranscribedRow | EngineError:
-        return parse_transcribed(record, size, rs)
-
-    def outcome(self, parsed: TranscribedRow, rs: RuleSet) -> Outcome:
+    def outcome(self, completion: TranscribedCompletion, rs: RuleSet) -> Outcome:
+        parsed = completion.record
+        assert parsed is not None
         row = parsed.row
         active = [s for s in parsed.seats if s != parsed.sitting_out]
         # The sheet shows no parties; the value is read off the row: the soloist's points

@@ -20,7 +20,8 @@ from rest_framework.authentication import SessionAuthentication, TokenAuthentica
 from rest_framework.request import Request
 
 from scoring.api.authentication import TableAuthentication, captain_table
-from scoring.services import Actor
+from scoring.api.headers import device_id
+from scoring.services import Actor, Door
 from tournaments.api.access import require_organizer
 from tournaments.api.base import ApiMixin
 from tournaments.api.errors import ApiError
@@ -67,6 +68,6 @@ def writer(request: Request, table: Table, *, seat: int | None = None) -> Actor:
                 "series_not_running",
                 _("This series is not running; the captain link is not valid now."),
             )
-        return Actor("captain", seat=seat)
+        return Actor(Door.CAPTAIN, seat=seat, device=device_id(request))
     require_organizer(request, table.series.tournament)
-    return Actor("api", user=request.user)
+    return Actor(Door.API, user=request.user, device=device_id(request))

@@ -13,17 +13,15 @@ retry with the same key answers the stored answer (same status, header
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from django.utils.translation import gettext as _
 from rest_framework.request import Request
-from rest_framework.response import Response
 
-from scoring.services import EntryResult
 from tournaments.api.errors import ApiError
 
 _VERSION = re.compile(r'^(?:W/)?"?([0-9]{1,9})"?$')
 _KEY = re.compile(r"^[\x21-\x7e]{1,80}$")
+_DEVICE = re.compile(r"^[\x21-\x7e]{1,64}$")
 
 
 def expected_version(request: Request) -> int:
@@ -64,11 +62,13 @@ def idempotency_key(request: Request, *, required: bool) -> str | None:
     return raw
 
 
-def entry_response(result: EntryResult) -> Response:
-    headers: dict[str, Any] = {}
-    sheet = result.body.get("sheet")
-    if isinstance(sheet, dict) and "version" in sheet:
-        headers["ETag"] = f'"{sheet["version"]}"'
-    if result.replayed:
-        headers["Idempotent-Replayed"] = "true"
-    return Response(result.body, status=result.status, headers=headers)
+def device_id(request: Request) -> str:
+    raw = request.headers.get("Device-Id", "")
+    if raw and not _DEVICE.match(raw):
+        raise ApiError(
+            400,
+            "invalid_device_id",
+            _("The Device-Id must be 1 to 64 visible ASCII characters."),
+            field="Device-Id",
+        )
+    return raw

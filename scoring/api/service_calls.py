@@ -1,4 +1,4 @@
-"""Calling the entry services and turning their refusals into the API's error JSON."""
+"""Calling the entry services and turning their outcomes and refusals into API answers."""
 
 from __future__ import annotations
 
@@ -9,20 +9,13 @@ from django.db import DataError
 from django.utils.translation import gettext as _
 from rest_framework.response import Response
 
-from scoring.api.headers import entry_response
 from scoring.messages import engine_error_message
-from scoring.models import Game, ScoreSheet
-from scoring.services import EntryError, EntryResult
-from scoring.services.entry import game_json, sheet_state
-from tournaments.api.errors import ApiError
+from scoring.models import Game
+from scoring.services import GameEntered, SheetChanged
+from scoring.services.entry import current_sheet, game_json, sheet_state
+from tournaments.api.errors import ApiError, raise_service_error
 from tournaments.models import Table
-
-
-def current_sheet(table: Table) -> ScoreSheet:
-    """The table's sheet; an unsaved empty one before the first entry."""
-    return ScoreSheet.objects.filter(table=table).first() or ScoreSheet(
-        table=table, mode=table.series.tournament.entry_mode
-    )
+from tournaments.services import ServiceError
 
 
 def current_state(table: Table) -> dict[str, Any]:
@@ -33,28 +26,30 @@ def current_state(table: Table) -> dict[str, Any]:
     }
 
 
-def call(table: Table, service: Callable[[], EntryResult]) -> Response:
+def call(table: Table, service: Callable[[], GameEntered | SheetChanged]) -> Response:
     try:
-        result = service()
+        outcome = service()
     except (DataError, OverflowError) as exc:
         # Last line of defence: a value the rules engine let through but the database
         # cannot store (e.g. enormous penalty points) is the client's error, not a crash.
         raise ApiError(
             400, "value_out_of_range", _("A value of this entry is out of range.")
         ) from exc
-    except EntryError as exc:
+    except ServiceError as exc:
         body = current_state(table) if exc.code == "version_conflict" else {}
         headers = {"ETag": f'"{body["sheet"]["version"]}"'} if body else {}
-        raise ApiError(
-            exc.status,
-            exc.code,
-            exc.message,
-            field=exc.field,
-            data=exc.data,
-            body=body,
-            headers=headers,
-        ) from exc
-    return entry_response(result)
+        raise_service_error(exc, body=body, headers=headers)
+    return outcome_response(outcome)
+
+
+def outcome_response(outcome: GameEntered | SheetChanged) -> Response:
+    """201 for a created game, else 200; ``ETag`` is the sheet's version; a replayed answer
+    says so in ``Idempotent-Replayed``."""
+    headers: dict[str, Any] = {"ETag": f'"{outcome.sheet["version"]}"'}
+    if outcome.replayed:
+        headers["Idempotent-Replayed"] = "true"
+    status = 201 if isinstance(outcome, GameEntered) and outcome.created else 200
+    return Response(outcome.to_json(), status=status, headers=headers)
 
 
 def not_an_object() -> ApiError:

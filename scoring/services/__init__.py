@@ -1,59 +1,67 @@
-"""Use cases of the results app. Each runs in one transaction and records an audit entry."""
+"""Use cases of the results app. Each runs in one transaction and records an audit entry.
+
+They answer with the typed outcomes below or raise ``tournaments.services.ServiceError``
+(the one domain error of all apps); the HTML pages and the API turn both into responses.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
+
+
+class Door(StrEnum):
+    """How an actor reaches the results."""
+
+    CAPTAIN = "captain"  # the table's private link (no account)
+    ORGANIZER = "organizer"  # an organizer's session in the HTML pages
+    API = "api"  # an organizer through the REST API
 
 
 @dataclass(frozen=True)
 class Actor:
-    """Who changes results and through which door."""
+    """Who changes results, through which door, from which phone (captains' device cookie
+    or ``Device-Id`` header: a random value that tells two phones apart, nothing more)."""
 
-    via: str  # "captain" | "organizer" | "api"
+    via: Door
     user: Any = None
     seat: int | None = None
+    device: str = ""
 
     @property
     def is_organizer(self) -> bool:
-        return self.via in ("organizer", "api") and self.user is not None
+        return self.via in (Door.ORGANIZER, Door.API) and self.user is not None
 
     def describe(self, table_number: int | None = None) -> str:
-        if self.via == "captain":
+        if self.via == Door.CAPTAIN:
             text = f"captain link table {table_number}"
             return f"{text}, seat {self.seat}" if self.seat else text
         name = getattr(self.user, "username", "?")
         return f"{self.via} {name}"
 
 
-class EntryError(Exception):
-    """A refused entry. ``code`` is stable; ``message`` is translated; ``field`` names the
-    field of the game record concerned; ``status`` is the HTTP status an API answers with."""
+@dataclass(frozen=True)
+class GameEntered:
+    """A game entered (``created``) or corrected. ``replayed``: a retry of a request that had
+    already succeeded; the answer is the original one and nothing was written again."""
 
-    def __init__(
-        self,
-        code: str,
-        message: str,
-        *,
-        field: str = "",
-        status: int = 400,
-        data: dict[str, Any] | None = None,
-    ) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.field = field
-        self.status = status
-        self.data = data or {}
+    game: dict[str, Any]
+    sheet: dict[str, Any]
+    created: bool
+    replayed: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        return {"code": self.code, "field": self.field, "message": self.message, **self.data}
+        return {"game": self.game, "sheet": self.sheet}
 
 
-@dataclass
-class EntryResult:
-    """What a saved (or replayed) submission answers."""
+@dataclass(frozen=True)
+class SheetChanged:
+    """A sheet after a change (deleted game, submitted, confirmed, reopened, time-out).
+    ``replayed``: the change had already been made (a retry); nothing was written again."""
 
-    status: int
-    body: dict[str, Any] = field(default_factory=dict)
+    sheet: dict[str, Any]
     replayed: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {"sheet": self.sheet}

@@ -1,97 +1,116 @@
-"""Entering and correcting games of a table's score sheet.
+"""Entering, correcting and deleting games of a table's score sheet.
 
-One function per use case; each locks the table row, checks the sheet's version and the
-idempotency key, lets the rules engine validate and score, saves the game with its
-per-player scores and writes an audit entry, all in one transaction.
+One function per use case. Each locks the table's sheet row and checks the version and the
+state on that row as read under the lock, so two phones writing at once cannot both be
+accepted: the second waits, then finds the version moved and gets a conflict. The client
+sends only the game's facts; the rules engine completes the record from one replay of the
+sheet (design decision 8), checks and scores it; the game, its per-player scores and an
+audit entry are saved in the same transaction.
+
+Retries: the audit entry keeps the request's Idempotency-Key, a fingerprint of what the
+client sent and the answer. A request that finds its version stale or the sheet moved on
+looks its key up first and answers the original outcome; a unique constraint on the key
+turns a concurrent duplicate into the same lookup.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from rules.errors import EngineError
-from rules.series import SeriesReport, Severity
+from rules.series import Completion, Finding, Severity
 from scoring.messages import engine_error_message, finding_message
-from scoring.models import AuditEntry, Game, IdempotencyRecord, PlayerScore, ScoreSheet
+from scoring.models import AuditEntry, Game, PlayerScore, ScoreSheet
 from scoring.modes import MODES, Mode, Outcome
 from scoring.rulesets import ruleset_for
-from scoring.services import Actor, EntryError, EntryResult
+from scoring.services import Actor, Door, GameEntered, SheetChanged
 from tournaments.models import Seat, Series, Table
+from tournaments.services import Refusal, ServiceError
+
+T = TypeVar("T", GameEntered, SheetChanged)
 
 
 def fingerprint(payload: Any) -> str:
     return hashlib.sha256(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()
 
 
-def get_sheet(table: Table) -> ScoreSheet:
-    """The table's sheet, created on first use in the tournament's entry mode."""
-    sheet, _created = ScoreSheet.objects.get_or_create(
-        table=table, defaults={"mode": table.series.tournament.entry_mode}
-    )
-    return sheet
-
-
-def lock_table(table_id: int) -> tuple[Table, ScoreSheet]:
-    """Lock the table row, and only it: ``no_key`` lets other tables' inserts that reference
-    the same series or tournament go ahead (PostgreSQL; other databases lock otherwise or
-    not at all). The sheet comes in the same query."""
-    table = (
-        Table.objects.select_for_update(of=("self",), no_key=True)
-        .select_related("series__tournament", "sheet")
-        .get(pk=table_id)
-    )
+def current_sheet(table: Table) -> ScoreSheet:
+    """The table's sheet for reading; an unsaved empty one before the first entry (a GET
+    never writes)."""
     try:
-        return table, table.sheet
+        return table.sheet
     except ScoreSheet.DoesNotExist:
-        return table, get_sheet(table)
+        return ScoreSheet(table=table, mode=table.series.tournament.entry_mode)
+
+
+def lock_sheet(table: Table) -> ScoreSheet:
+    """The sheet row, locked and read under the lock (created on first use). Nothing
+    references the sheet, so the lock holds up no other table's inserts."""
+    locked = ScoreSheet.objects.select_for_update(no_key=True)
+    sheet = locked.filter(table_id=table.pk).first()
+    if sheet is None:
+        ScoreSheet.objects.get_or_create(
+            table=table, defaults={"mode": table.series.tournament.entry_mode}
+        )
+        sheet = locked.get(table_id=table.pk)
+    sheet.table = table
+    return sheet
 
 
 def mode_of(sheet: ScoreSheet) -> Mode:
     return MODES[sheet.mode]
 
 
-def table_size(table: Table) -> int:
-    return table.seats.count()
-
-
-def stored_records(table: Table) -> list[dict[str, Any]]:
+def stored_rows(table: Table) -> list[dict[str, Any]]:
+    """The sheet's rows as the engine replays them: each record with its dealer."""
     return [
-        {**game.record, "dealer": game.dealer}
-        for game in Game.objects.filter(table=table).only("record", "dealer").order_by("number")
+        {**record, "dealer": dealer}
+        for record, dealer in Game.objects.filter(table=table)
+        .order_by("number")
+        .values_list("record", "dealer")
     ]
 
 
+def series_not_running() -> ServiceError:
+    return ServiceError(
+        "series_not_running",
+        _("This series is not running; the captain link is not valid now."),
+        refusal=Refusal.FORBIDDEN,
+    )
+
+
 def check_permission(table: Table, sheet: ScoreSheet, actor: Actor, reason: str) -> None:
+    """Captains write to an open sheet of a running series; organizers also later, with a
+    reason once the sheet is submitted or the series closed."""
     status = table.series.status
-    if actor.via == "captain":
+    if actor.via == Door.CAPTAIN:
         if status != Series.Status.RUNNING:
-            raise EntryError(
-                "series_not_running",
-                _("This series is not running; the captain link is not valid now."),
-                status=403,
-            )
+            raise series_not_running()
         if sheet.status != ScoreSheet.Status.OPEN:
-            raise EntryError(
+            raise ServiceError(
                 "sheet_submitted",
                 _("The sheet has been submitted; only the organizers can change it now."),
-                status=403,
+                refusal=Refusal.FORBIDDEN,
             )
         return
     if not actor.is_organizer:
-        raise EntryError("forbidden", _("You may not change results."), status=403)
+        raise ServiceError("forbidden", _("You may not change results."), refusal=Refusal.FORBIDDEN)
     if status not in (Series.Status.RUNNING, Series.Status.CLOSED):
-        raise EntryError(
-            "series_not_running", _("Results can be entered once the series has started.")
+        raise ServiceError(
+            "series_not_running",
+            _("Results can be entered once the series has started."),
+            refusal=Refusal.INVALID,
         )
     locked = status == Series.Status.CLOSED or sheet.status != ScoreSheet.Status.OPEN
     if locked and not reason.strip():
-        raise EntryError(
+        raise ServiceError(
             "reason_required",
             _("Give a reason: the sheet is submitted or the series closed."),
             field="reason",
@@ -100,38 +119,227 @@ def check_permission(table: Table, sheet: ScoreSheet, actor: Actor, reason: str)
 
 def check_version(sheet: ScoreSheet, expected_version: int | None) -> None:
     if expected_version is not None and expected_version != sheet.version:
-        raise EntryError(
+        raise ServiceError(
             "version_conflict",
             _(
                 "The sheet was changed on another device in the meantime. "
                 "Your entry was not saved; please check the current state."
             ),
-            status=409,
+            refusal=Refusal.CONFLICT,
             data={"version": sheet.version},
         )
 
 
-def _engine_error(error: EngineError) -> EntryError:
-    return EntryError(error.code, engine_error_message(error.code, error.field), field=error.field)
+def engine_error(error: EngineError) -> ServiceError:
+    return ServiceError(
+        error.code,
+        engine_error_message(error.code, error.field),
+        field=error.field,
+        refusal=Refusal.INVALID,
+    )
 
 
-def _check_series(
-    mode: Mode, records: list[dict[str, Any]], number: int, size: int, table: Table, timeout: bool
-) -> SeriesReport:
-    """Refuse the game when the series check finds an error in its own row; the report's
-    ``next`` is what the table faces after it."""
+def finding_error(finding: Finding) -> ServiceError:
+    field = "dealer" if finding.code == "dealer_wrong" else ""
+    return ServiceError(
+        finding.code,
+        finding_message(finding.code, finding.data),
+        field=field,
+        refusal=Refusal.INVALID,
+        data={"finding": finding.to_json()},
+    )
+
+
+def game_json(game: Game) -> dict[str, Any]:
+    return {
+        "number": game.number,
+        "dealer": game.dealer,
+        "record": game.record,
+        "winner": game.winner or None,
+        "value": game.value,
+        "scores": game.scores,
+        "breakdown": game.breakdown,
+        "revision": game.revision,
+    }
+
+
+def state_json(sheet: ScoreSheet, nxt: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "version": sheet.version,
+        "status": sheet.status,
+        "mode": sheet.mode,
+        "closed_unconfirmed": sheet.closed_unconfirmed,
+        "next": nxt,
+    }
+
+
+def sheet_state(table: Table, sheet: ScoreSheet) -> dict[str, Any]:
+    """The sheet's version, status and what comes next (one replay)."""
+    size = len(table.seats.all())
+    nxt = mode_of(sheet).next(
+        stored_rows(table), size, ruleset_for(table.series.tournament), timeout=sheet.timeout
+    )
+    return state_json(sheet, nxt.to_json())
+
+
+def record_audit(
+    table: Table, number: int | None, action: str, actor: Actor, before: Any, after: Any,
+    reason: str = "", *, key: str | None = None, sent: Any = None, response: Any = None,
+) -> None:  # fmt: skip
+    AuditEntry.objects.create(
+        tournament_id=table.series.tournament_id,
+        table=table,
+        game_number=number,
+        action=action,
+        before=before,
+        after=after,
+        user=actor.user if getattr(actor.user, "pk", None) else None,
+        via=actor.describe(table.number),
+        device=actor.device,
+        reason=reason,
+        idempotency_key=key or "",
+        fingerprint=fingerprint(sent) if key else "",
+        response=response if key else None,
+    )
+
+
+def replayed(table: Table, key: str | None, sent: Any) -> dict[str, Any] | None:
+    """The answer a request with this key got before, or None. The same key with other
+    input is refused: the client reused a key it should not have."""
+    if not key:
+        return None
+    entry = (
+        AuditEntry.objects.filter(table=table, idempotency_key=key)
+        .only("fingerprint", "response")
+        .first()
+    )
+    if entry is None:
+        return None
+    if entry.fingerprint != fingerprint(sent):
+        raise ServiceError(
+            "idempotency_key_reused",
+            _("This idempotency key was already used for a different entry."),
+            field="Idempotency-Key",
+        )
+    assert isinstance(entry.response, dict)
+    return entry.response
+
+
+def idempotent(
+    table: Table, key: str | None, sent: Any, rebuild: Callable[[dict[str, Any]], T],
+    change: Callable[[], T],
+) -> T:  # fmt: skip
+    """Run ``change``; when it is refused or races a duplicate, answer the original outcome
+    of a request with the same key and input instead, if there was one."""
+    try:
+        return change()
+    except (ServiceError, IntegrityError):
+        before = replayed(table, key, sent)
+        if before is None:
+            raise
+        return rebuild(before)
+
+
+def _rebuild_entered(response: dict[str, Any]) -> GameEntered:
+    return GameEntered(
+        response["game"], response["sheet"], created=response["created"], replayed=True
+    )
+
+
+def _rebuild_changed(response: dict[str, Any]) -> SheetChanged:
+    return SheetChanged(response["sheet"], replayed=True)
+
+
+def save_game(
+    table: Table,
+    facts: Any,
+    *,
+    number: int | None = None,
+    expected_version: int | None = None,
+    actor: Actor,
+    reason: str = "",
+    idempotency_key: str | None = None,
+) -> GameEntered:
+    """Enter the next game (``number`` None or the next number) or correct game ``number``.
+    ``facts``: the game as the table reports it; derived fields are completed (and checked
+    if sent) by the rules engine."""
+    sent = {"action": "game", "number": number, "facts": facts}
+    return idempotent(
+        table,
+        idempotency_key,
+        sent,
+        _rebuild_entered,
+        lambda: _save_game(
+            table, facts, number, expected_version, actor, reason, idempotency_key, sent
+        ),
+    )
+
+
+@transaction.atomic
+def _save_game(
+    table: Table, facts: Any, number: int | None, expected_version: int | None, actor: Actor,
+    reason: str, key: str | None, sent: Any,
+) -> GameEntered:  # fmt: skip
+    sheet = lock_sheet(table)
+    check_permission(table, sheet, actor, reason)
+    check_version(sheet, expected_version)
+    registrations = dict(Seat.objects.filter(table=table).values_list("position", "registration"))
+    games = list(Game.objects.filter(table=table).order_by("number"))
+    rows = [{**g.record, "dealer": g.dealer} for g in games]
+    next_number = len(rows) + 1
+    if number is None:
+        number = next_number
+    if type(number) is not int or not 1 <= number <= next_number:
+        raise ServiceError(
+            "game_number_out_of_range",
+            _("Game %(number)s does not exist; the next game is %(next)d.")
+            % {"number": number, "next": next_number},
+            field="number",
+        )
+    completion, outcome = _complete(table, sheet, rows, facts, number, len(registrations))
+    assert completion.data is not None
+    new = number == next_number
+    if new:
+        game, before = Game(table=table, series_id=table.series_id, number=number), None
+    else:
+        game = games[number - 1]
+        before = game_json(game)
+        game.revision += 1
+    game.dealer = int(completion.data.get("dealer") or 0)
+    game.record = {k: v for k, v in completion.data.items() if k != "dealer"}
+    game.winner = outcome.winner
+    game.value = outcome.value
+    game.scores = outcome.scores
+    game.breakdown = outcome.breakdown
+    game.save()
+    _save_scores(game, table, outcome, registrations, new=new)
+    _bump(sheet)
+    entered = GameEntered(
+        game_json(game), state_json(sheet, completion.after.to_json()), created=new
+    )
+    action = "scoring.game.created" if new else "scoring.game.corrected"
+    record_audit(
+        table, number, action, actor, before, entered.game, reason,
+        key=key, sent=sent, response={**entered.to_json(), "created": new},
+    )  # fmt: skip
+    return entered
+
+
+def _complete(
+    table: Table, sheet: ScoreSheet, rows: list[dict[str, Any]], facts: Any, number: int,
+    size: int,
+) -> tuple[Completion, Outcome]:  # fmt: skip
+    """The game completed, checked and scored by the engine, or the refusal."""
+    mode = mode_of(sheet)
     ruleset = ruleset_for(table.series.tournament)
-    report = mode.validate(records, size, ruleset, timeout=timeout, complete=False)
-    for finding in report.findings:
-        if finding.game == number and finding.severity is Severity.ERROR:
-            field = "dealer" if finding.code == "dealer_wrong" else ""
-            raise EntryError(
-                finding.code,
-                finding_message(finding.code, finding.data),
-                field=field,
-                data={"finding": finding.to_json()},
-            )
-    return report
+    completion = mode.complete(rows, facts, size, ruleset, number=number, timeout=sheet.timeout)
+    if isinstance(completion, EngineError):
+        raise engine_error(completion)
+    for finding in completion.findings:
+        if finding.severity is Severity.ERROR:
+            raise finding_error(finding)
+    assert completion.record is not None
+    return completion, mode.outcome(completion, ruleset)
 
 
 def _save_scores(
@@ -157,204 +365,75 @@ def _save_scores(
     )
 
 
-def game_json(game: Game) -> dict[str, Any]:
-    return {
-        "number": game.number,
-        "dealer": game.dealer,
-        "record": game.record,
-        "winner": game.winner or None,
-        "value": game.value,
-        "scores": game.scores,
-        "breakdown": game.breakdown,
-        "revision": game.revision,
-    }
-
-
-def sheet_state(table: Table, sheet: ScoreSheet, size: int | None = None) -> dict[str, Any]:
-    size = size or table_size(table)
-    ruleset = ruleset_for(table.series.tournament)
-    nxt = mode_of(sheet).next(stored_records(table), size, ruleset, timeout=sheet.timeout)
-    return {
-        "version": sheet.version,
-        "status": sheet.status,
-        "mode": sheet.mode,
-        "next": nxt.to_json(),
-    }
-
-
-def situation_before(table: Table, number: int | None) -> dict[str, Any]:
-    """What the table faced before game ``number`` (None: the next new game): dealer,
-    sitting-out seat, forced player and open compulsory solos, from the rules engine."""
-    records = stored_records(table)
-    if number is not None:
-        records = records[: number - 1]
-    sheet = get_sheet(table)
-    ruleset = ruleset_for(table.series.tournament)
-    return mode_of(sheet).next(records, table_size(table), ruleset, timeout=sheet.timeout).to_json()
-
-
-def _replay(table: Table, key: str | None, payload: Any) -> EntryResult | None:
-    if not key:
-        return None
-    stored = IdempotencyRecord.objects.filter(table=table, key=key).first()
-    if stored is None:
-        return None
-    if stored.fingerprint != fingerprint(payload):
-        raise EntryError(
-            "idempotency_key_reused",
-            _("This idempotency key was already used for a different entry."),
-            status=422,
-        )
-    return EntryResult(stored.status_code, stored.response, replayed=True)
-
-
-def _remember(table: Table, key: str | None, payload: Any, result: EntryResult) -> EntryResult:
-    if key:
-        IdempotencyRecord.objects.create(
-            table=table,
-            key=key,
-            fingerprint=fingerprint(payload),
-            status_code=result.status,
-            response=result.body,
-        )
-    return result
-
-
-def record_audit(
-    table: Table, number: int | None, action: str, actor: Actor, before: Any, after: Any,
-    reason: str = "",
-) -> None:  # fmt: skip
-    AuditEntry.objects.create(
-        tournament_id=table.series.tournament_id,
-        table=table,
-        game_number=number,
-        action=action,
-        before=before,
-        after=after,
-        user=actor.user if getattr(actor.user, "pk", None) else None,
-        via=actor.describe(table.number),
-        reason=reason,
-    )
-
-
-@transaction.atomic
-def save_game(
-    table_id: int,
-    payload: dict[str, Any],
-    *,
-    dealer: Any,
-    number: int | None = None,
-    expected_version: int | None = None,
-    actor: Actor,
-    reason: str = "",
-    idempotency_key: str | None = None,
-) -> EntryResult:
-    """Enter the next game (``number`` None or the next number) or correct game ``number``."""
-    table, sheet = lock_table(table_id)
-    request = {"payload": payload, "dealer": dealer, "number": number}
-    replay = _replay(table, idempotency_key, request)
-    if replay is not None:
-        return replay
-    check_permission(table, sheet, actor, reason)
-    check_version(sheet, expected_version)
-    if not isinstance(payload, dict):
-        raise EntryError("not_an_object", engine_error_message("not_an_object", ""))
-    registrations = dict(Seat.objects.filter(table=table).values_list("position", "registration"))
-    size = len(registrations)
-    games = list(Game.objects.filter(table=table).order_by("number"))
-    records = [{**g.record, "dealer": g.dealer} for g in games]
-    next_number = len(records) + 1
-    if number is None:
-        number = next_number
-    if type(number) is not int or not 1 <= number <= next_number:
-        raise EntryError(
-            "game_number_out_of_range",
-            _("Game %(number)s does not exist; the next game is %(next)d.")
-            % {"number": number, "next": next_number},
-            field="number",
-        )
-    ruleset = ruleset_for(table.series.tournament)
-    mode = mode_of(sheet)
-    record_dict = mode.build(payload, dealer, size)
-    parsed = mode.parse(record_dict, size, ruleset)
-    if isinstance(parsed, EngineError):
-        raise _engine_error(parsed)
-    if len(parsed.seats) != size:
-        raise EntryError(
-            "table_size_mismatch",
-            _("This table has %(n)d seats.") % {"n": size},
-            field="seats",
-        )
-    candidate = [*records[: number - 1], record_dict, *records[number:]]
-    report = _check_series(mode, candidate, number, size, table, sheet.timeout)
-
-    outcome = mode.outcome(parsed, ruleset)
-    new = number == next_number
-    if new:
-        game, before = Game(table=table, series_id=table.series_id, number=number), None
-    else:
-        game = games[number - 1]
-        before = game_json(game)
-        game.revision += 1
-    game.dealer = parsed.dealer or 0
-    game.record = {k: v for k, v in record_dict.items() if k != "dealer"}
-    game.winner = outcome.winner
-    game.value = outcome.value
-    game.scores = outcome.scores
-    game.breakdown = outcome.breakdown
-    game.save()
-    _save_scores(game, table, outcome, registrations, new=new)
-
+def _bump(sheet: ScoreSheet) -> None:
     sheet.version += 1
     sheet.last_activity = timezone.now()
     sheet.save(update_fields=["version", "last_activity"])
-    action = "scoring.game.created" if new else "scoring.game.corrected"
-    record_audit(table, number, action, actor, before, game_json(game), reason)
-    state = {
-        "version": sheet.version,
-        "status": sheet.status,
-        "mode": sheet.mode,
-        "next": report.next.to_json(),
-    }
-    body = {"game": game_json(game), "sheet": state}
-    return _remember(table, idempotency_key, request, EntryResult(201 if new else 200, body))
 
 
-def preview_game(table: Table, payload: dict[str, Any], *, dealer: Any) -> dict[str, Any]:
-    """Score an entry without saving it (the form shows the value before saving).
-    Raises ``EntryError`` exactly as ``save_game`` would for the record itself."""
-    sheet = get_sheet(table)
-    mode = mode_of(sheet)
-    size = table_size(table)
-    ruleset = ruleset_for(table.series.tournament)
-    parsed = mode.parse(mode.build(payload, dealer, size), size, ruleset)
-    if isinstance(parsed, EngineError):
-        raise _engine_error(parsed)
-    outcome = mode.outcome(parsed, ruleset)
+def preview_game(table: Table, facts: Any, *, number: int | None = None) -> dict[str, Any]:
+    """Complete and score an entry without saving it (the form shows the value before it is
+    saved). Raises ``ServiceError`` as ``save_game`` would for the game itself."""
+    sheet = current_sheet(table)
+    rows = stored_rows(table)
+    if number is None or not 1 <= number <= len(rows):
+        number = len(rows) + 1
+    size = len(table.seats.all())
+    completion, outcome = _complete(table, sheet, rows, facts, number, size)
     return {
         "winner": outcome.winner or None,
         "value": outcome.value,
         "scores": outcome.scores,
         "breakdown": outcome.breakdown,
+        "record": completion.data,
     }
 
 
-@transaction.atomic
 def delete_last_game(
-    table_id: int, *, expected_version: int | None, actor: Actor, reason: str = ""
-) -> EntryResult:
-    """Remove the last row (a mistaken entry); earlier rows are corrected, never removed,
-    so that the numbering stays that of the paper sheet."""
-    table, sheet = lock_table(table_id)
+    table: Table,
+    *,
+    number: int | None = None,
+    expected_version: int | None,
+    actor: Actor,
+    reason: str = "",
+    idempotency_key: str | None = None,
+) -> SheetChanged:
+    """Remove the last row (a mistaken entry); earlier rows are corrected, never removed, so
+    that the numbering stays that of the paper sheet. ``number``, if given, must be the last
+    game's: checked under the lock, so a game entered meanwhile is never the one removed."""
+    sent = {"action": "delete", "number": number}
+    return idempotent(
+        table,
+        idempotency_key,
+        sent,
+        _rebuild_changed,
+        lambda: _delete_last(table, number, expected_version, actor, reason, idempotency_key),
+    )
+
+
+@transaction.atomic
+def _delete_last(
+    table: Table, number: int | None, expected_version: int | None, actor: Actor, reason: str,
+    key: str | None,
+) -> SheetChanged:  # fmt: skip
+    sheet = lock_sheet(table)
     check_permission(table, sheet, actor, reason)
     check_version(sheet, expected_version)
     game = Game.objects.filter(table=table).order_by("-number").first()
     if game is None:
-        raise EntryError("no_game", _("There is no game to delete."))
+        raise ServiceError("no_game", _("There is no game to delete."), refusal=Refusal.INVALID)
+    if number is not None and number != game.number:
+        raise ServiceError(
+            "not_last_game",
+            _("Only the last game can be deleted; correct earlier games instead."),
+            refusal=Refusal.CONFLICT,
+        )
     before = game_json(game)
     game.delete()
-    sheet.version += 1
-    sheet.last_activity = timezone.now()
-    sheet.save(update_fields=["version", "last_activity"])
-    record_audit(table, before["number"], "scoring.game.deleted", actor, before, None, reason)
-    return EntryResult(200, {"sheet": sheet_state(table, sheet)})
+    _bump(sheet)
+    changed = SheetChanged(sheet_state(table, sheet))
+    record_audit(
+        table, before["number"], "scoring.game.deleted", actor, before, None, reason,
+        key=key, sent={"action": "delete", "number": number}, response=changed.to_json(),
+    )  # fmt: skip
+    return changed

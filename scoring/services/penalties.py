@@ -6,8 +6,9 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from scoring.models import AuditEntry, Penalty, PlayerScore
-from scoring.services import Actor, EntryError
+from scoring.services import Actor
 from tournaments.models import Registration, Series
+from tournaments.services import Refusal, ServiceError
 
 
 @transaction.atomic
@@ -15,17 +16,19 @@ def add_penalty(
     series: Series, registration: Registration, points: int, reason: str, actor: Actor
 ) -> Penalty:
     if not actor.is_organizer:
-        raise EntryError("forbidden", _("Only organizers give penalty points."), status=403)
+        raise ServiceError(
+            "forbidden", _("Only organizers give penalty points."), refusal=Refusal.FORBIDDEN
+        )
     if not -12 <= points < 0:
-        raise EntryError(
+        raise ServiceError(
             "deduction_out_of_range",
             _("A deduction lies between −12 and −1 points."),
             field="points",
         )
     if not reason.strip():
-        raise EntryError("reason_required", _("Give a reason."), field="reason")
+        raise ServiceError("reason_required", _("Give a reason."), field="reason")
     if registration.tournament_id != series.tournament_id:
-        raise EntryError("not_registered", _("The player is not in this tournament."))
+        raise ServiceError("not_registered", _("The player is not in this tournament."))
     penalty = Penalty.objects.create(
         series=series, registration=registration, points=points, reason=reason,
         created_by=actor.user,

@@ -1,4 +1,8 @@
-"""Submitting and confirming a table's sheet; time-out; reopening by the organizers."""
+"""Submitting and confirming a table's sheet; time-out; reopening by the organizers.
+
+Submit and confirm are idempotent by state: a phone that retries after a lost answer is told
+that its step is done (``replayed``) and nothing is written twice.
+"""
 
 from __future__ import annotations
 
@@ -12,18 +16,20 @@ from rules.series import SeriesReport, Severity
 from scoring.messages import finding_message
 from scoring.models import ScoreSheet
 from scoring.rulesets import ruleset_for
-from scoring.services import Actor, EntryError, EntryResult
+from scoring.services import Actor, SheetChanged
 from scoring.services.entry import (
     check_version,
-    get_sheet,
-    lock_table,
+    lock_sheet,
     mode_of,
     record_audit,
+    series_not_running,
     sheet_state,
-    stored_records,
-    table_size,
+    stored_rows,
 )
 from tournaments.models import Series, Table
+from tournaments.services import Refusal, ServiceError
+
+DONE = (ScoreSheet.Status.SUBMITTED, ScoreSheet.Status.CONFIRMED)
 
 
 def _findings(report: SeriesReport) -> list[dict[str, Any]]:
@@ -34,8 +40,8 @@ def _findings(report: SeriesReport) -> list[dict[str, Any]]:
 
 def findings_for(table: Table, sheet: ScoreSheet, *, complete: bool = True) -> list[dict[str, Any]]:
     report = mode_of(sheet).validate(
-        stored_records(table),
-        table_size(table),
+        stored_rows(table),
+        len(table.seats.all()),
         ruleset_for(table.series.tournament),
         timeout=sheet.timeout,
         complete=complete,
@@ -55,68 +61,106 @@ def review(
     return report.next.to_json(), _findings(report)
 
 
-def _state(table: Table, sheet: ScoreSheet) -> dict[str, Any]:
-    return {"sheet": sheet_state(table, sheet)}
+def _changed(table: Table, sheet: ScoreSheet) -> SheetChanged:
+    return SheetChanged(sheet_state(table, sheet))
+
+
+def _forbidden(code: str, message: str) -> ServiceError:
+    return ServiceError(code, message, refusal=Refusal.FORBIDDEN)
 
 
 @transaction.atomic
 def submit_sheet(
-    table_id: int, *, seat: int | None, expected_version: int | None, actor: Actor
-) -> EntryResult:
-    table, sheet = lock_table(table_id)
+    table: Table, *, seat: int | None, expected_version: int | None, actor: Actor
+) -> SheetChanged:
+    sheet = lock_sheet(table)
+    if sheet.status in DONE:
+        return SheetChanged(sheet_state(table, sheet), replayed=True)
     if table.series.status != Series.Status.RUNNING and not actor.is_organizer:
-        raise EntryError("series_not_running", _("This series is not running."), status=403)
-    if sheet.status != ScoreSheet.Status.OPEN:
-        raise EntryError("already_submitted", _("The sheet has already been submitted."))
+        raise series_not_running()
     check_version(sheet, expected_version)
     errors = [f for f in findings_for(table, sheet) if f["severity"] == Severity.ERROR.value]
     if errors:
-        raise EntryError(
+        raise ServiceError(
             "sheet_has_errors",
             _("The sheet cannot be submitted yet: %(first)s") % {"first": errors[0]["message"]},
+            refusal=Refusal.INVALID,
             data={"findings": errors},
         )
     sheet.status = ScoreSheet.Status.SUBMITTED
     sheet.submitted_at = timezone.now()
     sheet.submitted_by_seat = seat
+    sheet.submitted_device = actor.device
     sheet.version += 1
     sheet.save()
     record_audit(table, None, "scoring.sheet.submitted", actor, None, {"seat": seat})
-    return EntryResult(200, _state(table, sheet))
+    return _changed(table, sheet)
 
 
 @transaction.atomic
-def confirm_sheet(table_id: int, *, seat: int | None, actor: Actor) -> EntryResult:
-    """Another player at the table (not the one who submitted) or an organizer confirms."""
-    table, sheet = lock_table(table_id)
+def confirm_sheet(table: Table, *, seat: int | None, actor: Actor) -> SheetChanged:
+    """Another player at the table, on another phone, confirms; or an organizer (only they,
+    when the tournament says so)."""
+    sheet = lock_sheet(table)
+    if sheet.status == ScoreSheet.Status.CONFIRMED:
+        return SheetChanged(sheet_state(table, sheet), replayed=True)
     if sheet.status != ScoreSheet.Status.SUBMITTED:
-        raise EntryError("not_submitted", _("Only a submitted sheet can be confirmed."))
+        raise ServiceError(
+            "not_submitted",
+            _("Only a submitted sheet can be confirmed."),
+            refusal=Refusal.INVALID,
+        )
     if not actor.is_organizer:
-        if seat is None or not 1 <= seat <= table_size(table):
-            raise EntryError("seat_required", _("Choose your seat."), field="seat")
-        if seat == sheet.submitted_by_seat:
-            raise EntryError(
-                "same_player",
-                _("Another player at the table must confirm, not the one who submitted."),
-                field="seat",
-            )
+        _check_confirming_player(table, sheet, seat, actor)
     sheet.status = ScoreSheet.Status.CONFIRMED
     sheet.confirmed_at = timezone.now()
     sheet.confirmed_by_seat = seat
     sheet.confirmed_by_user = actor.user if actor.is_organizer else None
+    sheet.confirmed_device = actor.device
     sheet.version += 1
     sheet.save()
     record_audit(table, None, "scoring.sheet.confirmed", actor, None, {"seat": seat})
-    return EntryResult(200, _state(table, sheet))
+    return _changed(table, sheet)
+
+
+def _check_confirming_player(
+    table: Table, sheet: ScoreSheet, seat: int | None, actor: Actor
+) -> None:
+    if table.series.tournament.confirmation == "organizer":
+        raise _forbidden(
+            "organizers_confirm", _("In this tournament the organizers confirm the sheets.")
+        )
+    if table.series.status != Series.Status.RUNNING:
+        raise series_not_running()
+    if seat is None or not 1 <= seat <= len(table.seats.all()):
+        raise ServiceError("seat_required", _("Choose your seat."), field="seat")
+    if seat == sheet.submitted_by_seat:
+        raise ServiceError(
+            "same_player",
+            _("Another player at the table must confirm, not the one who submitted."),
+            field="seat",
+        )
+    if not actor.device:
+        raise ServiceError(
+            "device_required",
+            _("Confirm on your own phone: this browser does not keep cookies."),
+            refusal=Refusal.INVALID,
+        )
+    if actor.device == sheet.submitted_device:
+        raise ServiceError(
+            "same_device",
+            _("Confirm on another phone than the one the sheet was submitted from."),
+            refusal=Refusal.INVALID,
+        )
 
 
 @transaction.atomic
-def reopen_sheet(table_id: int, *, actor: Actor, reason: str) -> EntryResult:
+def reopen_sheet(table: Table, *, actor: Actor, reason: str) -> SheetChanged:
     if not actor.is_organizer:
-        raise EntryError("forbidden", _("Only organizers can reopen a sheet."), status=403)
+        raise _forbidden("forbidden", _("Only organizers can reopen a sheet."))
     if not reason.strip():
-        raise EntryError("reason_required", _("Give a reason."), field="reason")
-    table, sheet = lock_table(table_id)
+        raise ServiceError("reason_required", _("Give a reason."), field="reason")
+    sheet = lock_sheet(table)
     before = sheet.status
     sheet.status = ScoreSheet.Status.OPEN
     sheet.version += 1
@@ -124,20 +168,20 @@ def reopen_sheet(table_id: int, *, actor: Actor, reason: str) -> EntryResult:
     record_audit(
         table, None, "scoring.sheet.reopened", actor, {"status": before}, {"status": "open"}, reason
     )
-    return EntryResult(200, _state(table, sheet))
+    return _changed(table, sheet)
 
 
 @transaction.atomic
-def set_timeout(table_id: int, *, timeout: bool, actor: Actor) -> EntryResult:
+def set_timeout(table: Table, *, timeout: bool, actor: Actor) -> SheetChanged:
     """The referee called time: remaining normal games are struck, forced solos remain."""
     if not actor.is_organizer:
-        raise EntryError("forbidden", _("Only organizers can call time."), status=403)
-    table, sheet = lock_table(table_id)
+        raise _forbidden("forbidden", _("Only organizers can call time."))
+    sheet = lock_sheet(table)
     sheet.timeout = timeout
     sheet.version += 1
     sheet.save()
     record_audit(table, None, "scoring.sheet.timeout", actor, None, {"timeout": timeout})
-    return EntryResult(200, _state(table, sheet))
+    return _changed(table, sheet)
 
 
 @transaction.atomic
@@ -145,11 +189,13 @@ def call_time(series: Series, *, actor: Actor) -> int:
     """Time is up for the whole series (TSR 8.5.1): every table that has not finished gets
     the time-out flag. Returns the number of tables concerned."""
     if series.status != Series.Status.RUNNING:
-        raise EntryError("series_not_running", _("This series is not running."))
+        raise ServiceError(
+            "series_not_running", _("This series is not running."), refusal=Refusal.INVALID
+        )
     count = 0
-    for table in series.tables.all():
-        sheet = get_sheet(table)
+    for table in series.tables.select_related("series__tournament"):
+        sheet = lock_sheet(table)
         if not sheet.timeout and sheet.status == ScoreSheet.Status.OPEN:
-            set_timeout(table.pk, timeout=True, actor=actor)
+            set_timeout(table, timeout=True, actor=actor)
             count += 1
     return count

@@ -6,6 +6,7 @@ submit/confirm steps. Every change goes through scoring.services; the views only
 
 from __future__ import annotations
 
+import secrets
 import uuid
 from typing import Any
 
@@ -21,17 +22,22 @@ from rules.series import Severity
 from scoring.forms import GameForm, TranscriptionForm, form_field_for, form_field_for_transcription
 from scoring.messages import breakdown_lines
 from scoring.models import Game
-from scoring.services import Actor, EntryError
-from scoring.services.entry import (
-    delete_last_game,
-    get_sheet,
-    preview_game,
-    save_game,
-    situation_before,
-)
+from scoring.services import Actor, Door
+from scoring.services.entry import current_sheet, delete_last_game, preview_game, save_game
 from scoring.services.sheet import confirm_sheet, review, submit_sheet
 from tournaments.models import Series, Table
 from tournaments.permissions import is_organizer
+from tournaments.services import Refusal, ServiceError
+
+#: A random value per browser that tells the phones at a table apart: the sheet is confirmed
+#: from another phone than the one that submitted it.
+DEVICE_COOKIE = "doko_device"
+DEVICE_MAX_AGE = 365 * 24 * 3600
+
+
+def device_of(request: HttpRequest) -> str:
+    value = request.COOKIES.get(DEVICE_COOKIE, "")
+    return value if 16 <= len(value) <= 64 and value.isascii() and value.isprintable() else ""
 
 
 class SheetView(View):
@@ -39,12 +45,26 @@ class SheetView(View):
     (``actor``) and where its pages live (``base``); captains and organizers share the rest."""
 
     table: Table
+    device: str = ""
     as_organizer = False
 
     def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         refused = self.resolve(request, **kwargs)
         if refused is not None:
             return refused
+        self.device = device_of(request)
+        if not self.device:
+            self.device = secrets.token_urlsafe(16)
+            response = super().dispatch(request, *args, **kwargs)
+            response.set_cookie(
+                DEVICE_COOKIE,
+                self.device,
+                max_age=DEVICE_MAX_AGE,
+                httponly=True,
+                samesite="Lax",
+                secure=request.is_secure(),
+            )
+            return response
         return super().dispatch(request, *args, **kwargs)
 
     def resolve(self, request: HttpRequest, **kwargs: Any) -> HttpResponse | None:
@@ -74,7 +94,7 @@ class SheetView(View):
         **extra: Any,
     ) -> HttpResponse:
         seats = self.seats()
-        sheet = get_sheet(self.table)
+        sheet = current_sheet(self.table)
         games = list(Game.objects.filter(table=self.table).order_by("number"))
         positions = [s.position for s in seats]
         totals = [0] * len(positions)
@@ -86,8 +106,10 @@ class SheetView(View):
         records = [{**g.record, "dealer": g.dealer} for g in games]
         nxt, findings = review(self.table, sheet, records, len(seats))
         names = {s.position: s.registration.player for s in seats}
+        sitting = editing.record.get("sitting_out") if editing else nxt["sitting_out"]
         if form is None:
-            form = self.new_form(seats, nxt, editing)
+            form = self.new_form(seats, nxt, editing, sitting)
+        posted_key = self.request.POST.get("idempotency_key", "")
         return render(
             self.request,
             "scoring/table_home.html",
@@ -100,13 +122,16 @@ class SheetView(View):
                 "rows": rows,
                 "totals": totals,
                 "next": nxt,
-                "dealer_name": names.get(nxt["dealer"]),
+                "dealer_name": names.get(editing.dealer if editing else nxt["dealer"]),
                 "forced_name": names.get(nxt["forced"]),
+                "sitting_out": sitting,
                 "form": form,
                 "editing": editing,
-                "idempotency_key": uuid.uuid4().hex,
+                # A form shown again keeps its key: a resend is then recognised.
+                "idempotency_key": posted_key if form.is_bound else uuid.uuid4().hex,
                 "base": self.base(),
                 "as_organizer": self.as_organizer,
+                "organizers_confirm": self.table.series.tournament.confirmation == "organizer",
                 "reason": self.reason() if self.request.method == "POST" else "",
                 "errors": [f for f in findings if f["severity"] == Severity.ERROR.value],
                 "warnings": [f for f in findings if f["severity"] == Severity.WARNING.value],
@@ -123,15 +148,11 @@ class SheetView(View):
         ]
 
     def transcribing(self) -> bool:
-        return get_sheet(self.table).mode == "transcription"
+        return current_sheet(self.table).mode == "transcription"
 
     def new_form(
-        self, seats: list[Any], nxt: dict[str, Any], editing: Game | None
+        self, seats: list[Any], nxt: dict[str, Any], editing: Game | None, sitting: int | None
     ) -> GameForm | TranscriptionForm:
-        if editing is not None:
-            sitting = situation_before(self.table, editing.number)["sitting_out"]
-        else:
-            sitting = nxt["sitting_out"]
         choices = self.seat_choices(seats, sitting)
         if self.transcribing():
             if editing is not None:
@@ -148,10 +169,15 @@ class SheetView(View):
                 initial = {"contract": "solo", "soloist": nxt["forced"]}
         return GameForm(initial=initial, seats=choices)
 
-    def bound_form(self, sitting_out: int | None) -> GameForm | TranscriptionForm:
-        choices = self.seat_choices(self.seats(), sitting_out)
+    def bound_form(self) -> GameForm | TranscriptionForm:
+        """The form as posted. Its layout follows the seat that sat out on the page the
+        captain saw (posted back with it); the engine checks the game against the sheet."""
+        seats = self.seats()
+        raw = self.request.POST.get("sitting_out", "")
+        sitting = int(raw) if raw.isdigit() and int(raw) in {s.position for s in seats} else None
+        choices = self.seat_choices(seats, sitting)
         if self.transcribing():
-            return TranscriptionForm(self.request.POST, seats=choices, sitting_out=sitting_out)
+            return TranscriptionForm(self.request.POST, seats=choices, sitting_out=sitting)
         return GameForm(self.request.POST, seats=choices)
 
 
@@ -160,7 +186,7 @@ def _version(request: HttpRequest) -> int | None:
     return int(raw) if raw.isdigit() else None
 
 
-def _attach(form: GameForm | TranscriptionForm, error: EntryError) -> None:
+def _attach(form: GameForm | TranscriptionForm, error: ServiceError) -> None:
     """Show an error of the rules engine next to the form field it concerns."""
     field = None
     if error.field and isinstance(form, TranscriptionForm):
@@ -185,8 +211,9 @@ class CaptainDoor:
         return None
 
     def actor(self) -> Actor:
-        seat = self.request.POST.get("seat")
-        return Actor("captain", seat=int(seat) if seat and seat.isdigit() else None)
+        seat = self.request.POST.get("seat", "")
+        number = int(seat) if seat.isdigit() and len(seat) < 3 else None
+        return Actor(Door.CAPTAIN, seat=number, device=self.device)
 
     def base(self) -> str:
         return f"/tisch/{self.table.captain_token}/"
@@ -207,81 +234,100 @@ class GameSaveView(SheetView):
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         number = kwargs.get("number")
         editing = get_object_or_404(Game, table=self.table, number=number) if number else None
-        situation = situation_before(self.table, number)
-        form = self.bound_form(situation["sitting_out"])
+        form = self.bound_form()
         if not form.is_valid():
             return self.page(form, editing=editing)
-        payload = form.to_payload(
-            compulsory_open=tuple(situation["compulsory_open"]),
-            forced=situation["forced"],
-            size=len(self.seats()),
-        )
-        dealer = situation["dealer"]
         try:
-            save_game(
-                self.table.pk,
-                payload,
-                dealer=dealer,
+            entered = save_game(
+                self.table,
+                form.to_payload(size=len(self.seats())),
                 number=number,
                 expected_version=_version(request),
                 actor=self.actor(),
                 reason=self.reason(),
                 idempotency_key=request.POST.get("idempotency_key") or None,
             )
-        except EntryError as exc:
-            if exc.status == 409:
+        except ServiceError as exc:
+            if exc.refusal is Refusal.CONFLICT:
                 messages.error(request, exc.message)
                 return self.page(form, editing=editing, status=409)
             _attach(form, exc)
             return self.page(form, editing=editing)
-        if number:
-            messages.success(request, _("Game %(n)d corrected.") % {"n": number})
+        n = entered.game["number"]
+        if entered.replayed:
+            messages.info(request, _("Game %(n)d had already been saved.") % {"n": n})
+        elif number:
+            messages.success(request, _("Game %(n)d corrected.") % {"n": n})
         return self.home()
 
 
 class PreviewView(SheetView):
-    """The value of the game as typed so far (htmx, no saving)."""
+    """The value of the game as typed so far (htmx, no saving); a value out of range is
+    named as soon as it is typed."""
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         raw = request.POST.get("number", "")
-        number = int(raw) if raw.isdigit() else None
-        if number is not None and not Game.objects.filter(table=self.table, number=number).exists():
-            number = None
-        situation = situation_before(self.table, number)
-        form = self.bound_form(situation["sitting_out"])
+        number = int(raw) if raw.isdigit() and len(raw) < 4 else None
+        form = self.bound_form()
         context: dict[str, Any] = {"seats": self.seats()}
         if form.is_valid():
-            payload = form.to_payload(
-                compulsory_open=tuple(situation["compulsory_open"]),
-                forced=situation["forced"],
-                size=len(context["seats"]),
-            )
             try:
-                result = preview_game(self.table, payload, dealer=situation["dealer"])
-            except EntryError as exc:
+                result = preview_game(
+                    self.table, form.to_payload(size=len(context["seats"])), number=number
+                )
+            except ServiceError as exc:
                 context["error"] = exc.message
             else:
                 context["result"] = result
-                context["solo_scored"] = len(payload.get("re", [])) == 1
+                context["solo_scored"] = len(result["record"].get("re", [])) == 1
                 context["lines"] = breakdown_lines(result["breakdown"])
                 context["scores"] = [
                     (s, result["scores"].get(str(s.position), 0)) for s in context["seats"]
                 ]
         else:
-            context["incomplete"] = True
+            typed = [
+                f"{form[name].label}: {' '.join(errors)}"
+                for name, errors in form.errors.items()
+                if name in form.fields and form.data.get(name, "") not in ("", None)
+            ]
+            context["incomplete"] = not typed
+            context["typed_errors"] = typed
         return render(request, "scoring/_preview.html", context)
 
 
 class DeleteLastView(SheetView):
+    """A step of its own: the page asks before the last game goes."""
+
+    def get(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        game = Game.objects.filter(table=self.table).order_by("-number").first()
+        if game is None:
+            return self.home()
+        seats = self.seats()
+        return render(
+            request,
+            "scoring/confirm_delete.html",
+            {
+                "table": self.table,
+                "game": game,
+                "seats": seats,
+                "points": [int(game.scores.get(str(s.position), 0)) for s in seats],
+                "sheet": current_sheet(self.table),
+                "base": self.base(),
+                "as_organizer": self.as_organizer,
+            },
+        )
+
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        raw = request.POST.get("number", "")
         try:
             delete_last_game(
-                self.table.pk,
+                self.table,
+                number=int(raw) if raw.isdigit() and len(raw) < 4 else None,
                 expected_version=_version(request),
                 actor=self.actor(),
                 reason=self.reason(),
             )
-        except EntryError as exc:
+        except ServiceError as exc:
             messages.error(request, exc.message)
         else:
             messages.success(request, _("The last game was deleted."))
@@ -293,9 +339,9 @@ class SubmitView(SheetView):
         actor = self.actor()
         try:
             submit_sheet(
-                self.table.pk, seat=actor.seat, expected_version=_version(request), actor=actor
+                self.table, seat=actor.seat, expected_version=_version(request), actor=actor
             )
-        except EntryError as exc:
+        except ServiceError as exc:
             messages.error(request, exc.message)
         else:
             messages.success(
@@ -308,8 +354,8 @@ class ConfirmView(SheetView):
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         actor = self.actor()
         try:
-            confirm_sheet(self.table.pk, seat=actor.seat, actor=actor)
-        except EntryError as exc:
+            confirm_sheet(self.table, seat=actor.seat, actor=actor)
+        except ServiceError as exc:
             messages.error(request, exc.message)
         else:
             messages.success(request, _("Thank you, the sheet is confirmed."))
@@ -337,7 +383,7 @@ class OrganizerDoor:
         return None
 
     def actor(self) -> Actor:
-        return Actor("organizer", user=self.request.user)
+        return Actor(Door.ORGANIZER, user=self.request.user, device=self.device)
 
     def base(self) -> str:
         return f"/verwaltung/{self.table.series.tournament.slug}/tisch/{self.table.pk}/"

@@ -14,10 +14,11 @@ from django.views import View
 from django.views.generic import FormView
 
 from scoring.models import Penalty
-from scoring.services import Actor, EntryError
+from scoring.services import Actor, Door
 from scoring.services.penalties import add_penalty
 from scoring.services.sheet import call_time, reopen_sheet, set_timeout
 from tournaments.models import Registration, Series, Table
+from tournaments.services import ServiceError
 from tournaments.views.mixins import OrganizerMixin
 
 
@@ -25,17 +26,21 @@ class SheetActionView(OrganizerMixin, View):
     """Reopen a submitted sheet (with a reason) or set/clear its time-out flag."""
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        table = get_object_or_404(Table, pk=kwargs["table_id"], series__tournament=self.tournament)
-        actor = Actor("organizer", user=request.user)
+        table = get_object_or_404(
+            Table.objects.select_related("series__tournament"),
+            pk=kwargs["table_id"],
+            series__tournament=self.tournament,
+        )
+        actor = Actor(Door.ORGANIZER, user=request.user)
         action = request.POST.get("action")
         try:
             if action == "reopen":
-                reopen_sheet(table.pk, actor=actor, reason=request.POST.get("reason", ""))
+                reopen_sheet(table, actor=actor, reason=request.POST.get("reason", ""))
                 messages.success(request, _("The sheet is open again."))
             elif action in ("timeout", "no-timeout"):
-                set_timeout(table.pk, timeout=action == "timeout", actor=actor)
+                set_timeout(table, timeout=action == "timeout", actor=actor)
                 messages.success(request, _("Saved."))
-        except EntryError as exc:
+        except ServiceError as exc:
             messages.error(request, exc.message)
         return redirect("scoring:sheet", slug=self.tournament.slug, table_id=table.pk)
 
@@ -44,8 +49,8 @@ class CallTimeView(OrganizerMixin, View):
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         series = get_object_or_404(self.tournament.series, number=kwargs["number"])
         try:
-            count = call_time(series, actor=Actor("organizer", user=request.user))
-        except EntryError as exc:
+            count = call_time(series, actor=Actor(Door.ORGANIZER, user=request.user))
+        except ServiceError as exc:
             messages.error(request, exc.message)
         else:
             messages.success(
@@ -96,9 +101,9 @@ class PenaltyView(OrganizerMixin, FormView):
                 data["registration"],
                 data["points"],
                 data["reason"],
-                Actor("organizer", user=self.request.user),
+                Actor(Door.ORGANIZER, user=self.request.user),
             )
-        except EntryError as exc:
+        except ServiceError as exc:
             form.add_error(exc.field or None, exc.message)
             return self.form_invalid(form)
         messages.success(self.request, _("Penalty points recorded."))

@@ -22,10 +22,14 @@ NORMAL = {"contract": "normal", "re": [1, 3], "announcements": {"re": "ansage"},
 
 
 def client_for(
-    *, token: str | None = None, table: Table | None = None, lang: str = ""
+    *, token: str | None = None, table: Table | None = None, lang: str = "", device: str = ""
 ) -> APIClient:
+    """An API client with a token, a table's captain token, a language and a phone's
+    ``Device-Id``, as given."""
     client = APIClient()
     credentials: dict[str, str] = {}
+    if device:
+        credentials["HTTP_DEVICE_ID"] = device
     if token is not None:
         credentials["HTTP_AUTHORIZATION"] = f"Token {token}"
     if table is not None:
@@ -87,7 +91,7 @@ def table(tables: list[Table]) -> Table:
 
 @pytest.fixture
 def captain(table: Table) -> APIClient:
-    return client_for(table=table)
+    return client_for(table=table, device="captain-phone")
 
 
 @pytest.fixture

@@ -28,14 +28,15 @@ def test_a_series_through_the_api(organizer: APIClient, public: APIClient) -> No
 
     for listed in tables:
         table = Table.objects.get(captain_token=listed["captain_token"])
-        captain = client_for(table=table)
+        captain = client_for(table=table, device=f"phone-{table.number}-4")
         entry = Entry(captain, table)
         for payload, dealer in full_series():
             assert entry.post(payload, dealer).status_code == 201
         submitted = captain.post(sheet_url(table, "submit"), {"seat": 4}, format="json",
                                  HTTP_IF_MATCH=str(entry.version))  # fmt: skip
         assert submitted.status_code == 200, submitted.json()
-        confirmed = captain.post(sheet_url(table, "confirm"), {"seat": 1}, format="json")
+        player = client_for(table=table, device=f"phone-{table.number}-1")
+        confirmed = player.post(sheet_url(table, "confirm"), {"seat": 1}, format="json")
         assert confirmed.json()["sheet"]["status"] == "confirmed"
 
     assert organizer.post(f"{base}/series/1/close/").json()["status"] == "closed"

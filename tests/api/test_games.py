@@ -101,9 +101,10 @@ def test_headers_are_required(
     [
         ({"re_points": 250}, "re_points_out_of_range", "re_points"),
         ({"re_points": "130"}, "wrong_type", "re_points"),
-        ({"dealer": 3}, "dealer_wrong", "dealer"),
-        ({"dealer": None}, "missing_field", "dealer"),
-        ({"dealer": [1]}, "wrong_type", "dealer"),
+        ({"dealer": 3}, "derived_mismatch", "dealer"),
+        ({"dealer": None}, "derived_mismatch", "dealer"),
+        ({"dealer": [1]}, "derived_mismatch", "dealer"),
+        ({"sitting_out": 1}, "sitting_out_not_allowed", "sitting_out"),
         ({"contract": "skat"}, "unknown_contract", "contract"),
         ({"re": [1, 1]}, "re_duplicate_seat", "re.1"),
         ({"announcements": {"re": "keine 90"}}, "unknown_announcement", "announcements.re"),

@@ -5,7 +5,7 @@ from __future__ import annotations
 from rest_framework.test import APIClient
 
 from scoring.models import ScoreSheet
-from tests.api.conftest import NORMAL, Entry, full_series, sheet_url
+from tests.api.conftest import NORMAL, Entry, client_for, full_series, sheet_url
 from tournaments.models import Table
 
 
@@ -56,8 +56,14 @@ def test_submit_and_confirm_by_another_player(captain: APIClient, table: Table) 
     assert same.status_code == 400 and same.json()["error"]["code"] == "same_player"
     missing = captain.post(sheet_url(table, "confirm"), {}, format="json")
     assert missing.status_code == 400 and missing.json()["error"]["field"] == "seat"
-    confirmed = captain.post(sheet_url(table, "confirm"), {"seat": 2}, format="json")
+    same_phone = captain.post(sheet_url(table, "confirm"), {"seat": 2}, format="json")
+    assert same_phone.status_code == 400
+    assert same_phone.json()["error"]["code"] == "same_device"
+    other_phone = client_for(table=table, device="phone-of-seat-2")
+    confirmed = other_phone.post(sheet_url(table, "confirm"), {"seat": 2}, format="json")
     assert confirmed.status_code == 200 and confirmed.json()["sheet"]["status"] == "confirmed"
+    retried = other_phone.post(sheet_url(table, "confirm"), {"seat": 2}, format="json")
+    assert retried.status_code == 200 and retried["Idempotent-Replayed"] == "true"
     late = entry.post(NORMAL, 1)
     assert late.status_code == 403 and late.json()["error"]["code"] == "sheet_submitted"
 
@@ -74,3 +80,15 @@ def test_organizer_confirms_without_a_seat(
     assert response.status_code == 200
     sheet = ScoreSheet.objects.get(table=table)
     assert sheet.status == "confirmed" and sheet.confirmed_by_user.username == "alice"
+
+
+def test_retried_submit_answers_success_once(captain: APIClient, table: Table) -> None:
+    entry = fill(captain, table)
+    url = sheet_url(table, "submit")
+    first = captain.post(url, {"seat": 4}, format="json", HTTP_IF_MATCH=str(entry.version))
+    again = captain.post(url, {"seat": 4}, format="json", HTTP_IF_MATCH=str(entry.version))
+    assert first.status_code == again.status_code == 200
+    assert again["Idempotent-Replayed"] == "true" and again.json() == first.json()
+    from scoring.models import AuditEntry
+
+    assert AuditEntry.objects.filter(action="scoring.sheet.submitted").count() == 1

@@ -5,13 +5,19 @@ from __future__ import annotations
 import pytest
 
 from scoring.models import Game, ScoreSheet
-from scoring.services import Actor
-from scoring.services.entry import save_game, situation_before
+from scoring.services import Actor, Door
+from scoring.services.entry import current_sheet, save_game, sheet_state
 from tests.factories import make_tournament, running_table
+from tournaments.models import Table
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 NORMAL = {"contract": "normal", "re": [1, 3], "re_points": 130}
+
+
+def next_game(table: Table) -> dict:
+    table = Table.objects.select_related("series__tournament").get(pk=table.pk)
+    return sheet_state(table, current_sheet(table))["next"]
 
 
 def test_captain_enters_games_submits_and_another_player_confirms(
@@ -43,7 +49,7 @@ def test_captain_enters_games_submits_and_another_player_confirms(
     phone.fill("#id_re_points", "100")
     phone.fill("#id_re_tricks", "1")
     phone.get_by_role("button", name="Spiel speichern").click()
-    assert "Diese Stiche können diese Augen nicht enthalten." in phone.content()
+    phone.get_by_text("Diese Stiche können diese Augen nicht enthalten.").first.wait_for()
     assert phone.input_value("#id_re_points") == "100"
 
     # Game 2: the captain's compulsory solo.
@@ -57,21 +63,24 @@ def test_captain_enters_games_submits_and_another_player_confirms(
     assert Game.objects.get(table=table, number=2).record["compulsory"] is True
 
     # Games 3..23 as a second phone would have entered them; then the forced solos.
-    captain = Actor("captain", seat=4)
+    captain = Actor(Door.CAPTAIN, seat=4, device="captain-phone")
     while True:
-        situation = situation_before(table, None)
+        situation = next_game(table)
         if situation["finished"] or situation["forced"]:
             break
-        save_game(table.pk, NORMAL, dealer=situation["dealer"], actor=captain)
+        save_game(Table.objects.get(pk=table.pk), NORMAL, actor=captain)
     # The browser shows the forced solo and pre-selects it.
     phone.goto(link)
     assert "Vorführen" in phone.locator(".next-box").inner_text()
-    while not situation_before(table, None)["finished"]:
+    while not next_game(table)["finished"]:
         phone.goto(link)
         phone.select_option("#id_solo", "buben")
         phone.fill("#id_re_points", "121")
+        played = Game.objects.filter(table=table).count()
         phone.get_by_role("button", name="Spiel speichern").click()
-        phone.locator(".next-box").wait_for()
+        phone.get_by_text(f"Spiel {played + 2}", exact=False).or_(
+            phone.get_by_text("Alle Spiele sind eingetragen.")
+        ).first.wait_for()
     assert Game.objects.filter(table=table).count() == 24
 
     # Submit as seat 4, then another player confirms on his own phone.

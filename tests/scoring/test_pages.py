@@ -4,11 +4,11 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from scoring.services import Actor
+from scoring.services import Actor, Door
 from scoring.services.entry import save_game
 from tests.factories import make_tournament, running_table
 
-CAPTAIN = Actor("captain", seat=4)
+CAPTAIN = Actor(Door.CAPTAIN, seat=4, device="captain-phone")
 GAME = {"contract": "normal", "re": [1, 3], "announcements": {"re": "ansage"}, "re_points": 130}
 
 
@@ -16,7 +16,7 @@ GAME = {"contract": "normal", "re": [1, 3], "announcements": {"re": "ansage"}, "
 def tournament(db):
     t = make_tournament(slug="cup")
     table = running_table(t)
-    save_game(table.pk, GAME, dealer=1, actor=CAPTAIN)
+    save_game(table, GAME, actor=CAPTAIN)
     return t
 
 

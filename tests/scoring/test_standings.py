@@ -5,13 +5,13 @@ from django.contrib.auth.models import User
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from scoring.services import Actor
+from scoring.services import Actor, Door
 from scoring.services.entry import save_game
 from scoring.services.penalties import add_penalty
 from scoring.standings import overall_standings, series_standings
 from tests.factories import make_tournament, running_table
 
-CAPTAIN = Actor("captain", seat=4)
+CAPTAIN = Actor(Door.CAPTAIN, seat=4, device="captain-phone")
 RE_WINS = {"contract": "normal", "re": [1, 3], "re_points": 130}  # +1 / -1
 
 
@@ -22,10 +22,10 @@ def tournament(db):
 
 def test_totals_places_and_penalties(tournament) -> None:
     table = running_table(tournament)
-    save_game(table.pk, RE_WINS, dealer=1, actor=CAPTAIN)
-    save_game(table.pk, {"contract": "solo", "solo": "buben", "compulsory": True, "re": [2],
-                         "re_points": 150}, dealer=2, actor=CAPTAIN)  # fmt: skip
-    organizer = Actor("organizer", user=User.objects.create_user("org"))
+    save_game(table, RE_WINS, actor=CAPTAIN)
+    save_game(table, {"contract": "solo", "solo": "buben", "re": [2],
+                         "re_points": 150}, actor=CAPTAIN)  # fmt: skip
+    organizer = Actor(Door.ORGANIZER, user=User.objects.create_user("org"))
     seat4 = table.seats.get(position=4).registration
     add_penalty(table.series, seat4, -2, "Unsportliches Verhalten", organizer)
     rows = overall_standings(tournament)
@@ -42,14 +42,14 @@ def test_totals_places_and_penalties(tournament) -> None:
 
 def test_shared_place_when_all_metrics_equal(tournament) -> None:
     table = running_table(tournament)
-    save_game(table.pk, RE_WINS, dealer=1, actor=CAPTAIN)
+    save_game(table, RE_WINS, actor=CAPTAIN)
     rows = overall_standings(tournament)
     assert [(r["place"], r["shared"]) for r in rows] == [(1, True), (1, True), (3, True), (3, True)]
 
 
 def test_five_player_table_sitter_scores_zero_and_plays_less(tournament) -> None:
     table = running_table(tournament, size=5)
-    save_game(table.pk, {**RE_WINS, "re": [2, 3]}, dealer=1, actor=CAPTAIN)
+    save_game(table, {**RE_WINS, "re": [2, 3]}, actor=CAPTAIN)
     by_seat = {r["start_number"]: r for r in series_standings(table.series)}
     assert by_seat[1]["total"] == 0 and by_seat[1]["games"] == 0
     assert by_seat[2]["games"] == 1
@@ -64,11 +64,11 @@ def count_queries(func) -> int:
 def test_query_count_does_not_grow_with_the_field(tournament) -> None:
     for number in range(1, 3):
         table = running_table(tournament, number=number)
-        save_game(table.pk, RE_WINS, dealer=1, actor=CAPTAIN)
+        save_game(table, RE_WINS, actor=CAPTAIN)
     small = count_queries(lambda: overall_standings(tournament))
     for number in range(3, 13):
         table = running_table(tournament, number=number)
-        save_game(table.pk, RE_WINS, dealer=1, actor=CAPTAIN)
+        save_game(table, RE_WINS, actor=CAPTAIN)
     # series numbers, the one aggregate over the scores, the names: constant in the field size
     assert count_queries(lambda: overall_standings(tournament)) == small == 3
     assert count_queries(lambda: series_standings(tournament.series.get(number=1))) <= 3

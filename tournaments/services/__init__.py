@@ -28,14 +28,15 @@ class ServiceError(Exception):
         message: str,
         field: str | None = None,
         *,
-        refusal: Refusal = Refusal.INVALID,
+        refusal: Refusal | None = None,
         data: dict[str, Any] | None = None,
     ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.field = field
-        self.refusal = refusal
+        # Unless said otherwise: a field means the input was wrong, else the state forbids it.
+        self.refusal = refusal or (Refusal.INVALID if field else Refusal.CONFLICT)
         self.data = data or {}
 
     def to_json(self) -> dict[str, Any]:

@@ -1,5 +1,7 @@
-"""The game record as sent by clients (the rules engine's format plus ``number`` and
-``dealer``) and the stored game as answered. Schema only: the engine validates."""
+"""The game as sent by clients (the rules engine's record format plus ``number``) and the
+stored game as answered. Schema only: the engine validates. Clients send the game's facts;
+``seats``, ``dealer``, ``sitting_out``, ``compulsory`` and ``forced`` follow from the sheet
+and are completed by the server (checked if sent)."""
 
 from __future__ import annotations
 
@@ -40,14 +42,21 @@ class GameRecordFieldsSerializer(serializers.Serializer):
     solo = serializers.ChoiceField(
         choices=[s.value for s in SoloType], required=False, allow_null=True
     )
-    compulsory = serializers.BooleanField(required=False, help_text="Pflichtsolo.")
-    forced = serializers.BooleanField(required=False, help_text="Vorführen (forced solo).")
+    compulsory = serializers.BooleanField(
+        required=False, help_text="Pflichtsolo. Derived from the sheet; checked if sent."
+    )
+    forced = serializers.BooleanField(
+        required=False,
+        help_text="Vorführen (forced solo). Derived from the sheet; checked if sent.",
+    )
     hochzeit_partner_trick = serializers.IntegerField(required=False, allow_null=True)
     seats = serializers.ListField(
-        child=serializers.IntegerField(), required=False, help_text="Default: the table's seats."
+        child=serializers.IntegerField(),
+        required=False,
+        help_text="The table's seats. Derived; checked if sent.",
     )
     sitting_out = serializers.IntegerField(
-        required=False, allow_null=True, help_text="Default at five: the dealer."
+        required=False, allow_null=True, help_text="At five: the dealer. Derived; checked if sent."
     )
     re = serializers.ListField(
         child=serializers.IntegerField(),
@@ -73,7 +82,9 @@ class GameInputSerializer(GameRecordFieldsSerializer):
     number = serializers.IntegerField(
         required=False, help_text="POST: the next game number (optional)."
     )
-    dealer = serializers.IntegerField(help_text="Seat of the dealer.")
+    dealer = serializers.IntegerField(
+        required=False, help_text="Seat of the dealer. Derived from the sheet; checked if sent."
+    )
     reason = serializers.CharField(
         required=False, max_length=300, help_text="Organizers: why a locked sheet is changed."
     )
@@ -106,6 +117,10 @@ class NextGameSerializer(serializers.Serializer):
 class SheetStateSerializer(serializers.Serializer):
     version = serializers.IntegerField()
     status = serializers.CharField(help_text="`open`, `submitted` or `confirmed`.")
+    mode = serializers.CharField(help_text="`entry` or `transcription`.")
+    closed_unconfirmed = serializers.BooleanField(
+        help_text="The organizers closed the series before the sheet was confirmed."
+    )
     next = NextGameSerializer()
 
 

@@ -14,8 +14,7 @@ from rest_framework.response import Response
 from scoring.api.access import ScoringMixin
 from scoring.api.authentication import captain_table
 from scoring.api.serializers.games import SheetStateSerializer
-from scoring.api.service_calls import current_sheet
-from scoring.services.entry import sheet_state
+from scoring.services.entry import current_sheet, sheet_state
 from tournaments.api.base import ApiView
 from tournaments.api.schema import errors
 from tournaments.api.serializers.tables import SeatSerializer

@@ -63,12 +63,13 @@ def check_numbers(value: Any, field: str = "") -> None:
 
 
 def split_payload(data: Any) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The game record, and what travels beside it (number, dealer, reason)."""
+    """The game's facts, and what travels beside them (number, reason). A ``dealer`` sent
+    stays with the facts: the engine checks it against the sheet."""
     if not isinstance(data, dict):
         raise not_an_object()
     check_numbers(data)
     record = dict(data)
-    beside = {key: record.pop(key) for key in ("number", "dealer", "reason") if key in record}
+    beside = {key: record.pop(key) for key in ("number", "reason") if key in record}
     reason = beside.get("reason", "")
     if not isinstance(reason, str):
         raise ApiError(400, "wrong_type", engine_error_message("wrong_type", ""), field="reason")
@@ -110,13 +111,12 @@ class GameListView(TableMixin, GenericAPIView):
         actor = writer(request, table)
         key = idempotency_key(request, required=True)
         version = expected_version(request)
-        record, beside = split_payload(request.data)
+        facts, beside = split_payload(request.data)
         return call(
             table,
             lambda: save_game(
-                table.pk,
-                record,
-                dealer=beside.get("dealer"),
+                table,
+                facts,
                 number=beside.get("number"),
                 expected_version=version,
                 actor=actor,
@@ -156,7 +156,7 @@ class GameDetailView(TableMixin, GenericAPIView):
         actor = writer(request, table)
         key = idempotency_key(request, required=False)
         version = expected_version(request)
-        record, beside = split_payload(request.data)
+        facts, beside = split_payload(request.data)
         if beside.get("number", number) != number:
             raise ApiError(
                 400,
@@ -168,9 +168,8 @@ class GameDetailView(TableMixin, GenericAPIView):
         return call(
             table,
             lambda: save_game(
-                table.pk,
-                record,
-                dealer=beside.get("dealer"),
+                table,
+                facts,
                 number=number,
                 expected_version=version,
                 actor=actor,
@@ -182,25 +181,25 @@ class GameDetailView(TableMixin, GenericAPIView):
     @extend_schema(
         summary="Delete the last game",
         description="Only the last game can be deleted; earlier ones are corrected.",
-        parameters=[*TABLE_PATH, GAME, IF_MATCH, REASON],
+        parameters=[*TABLE_PATH, GAME, IF_MATCH, OPTIONAL_IDEMPOTENCY_KEY, REASON],
         request=None,
         responses={200: SheetOnlySerializer, **CHANGE_ERRORS},
     )
     def delete(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         table = self.table()
         actor = writer(request, table)
+        key = idempotency_key(request, required=False)
         version = expected_version(request)
         reason = validated(ReasonSerializer, {"reason": request.query_params.get("reason", "")})
-        game = self.game(table)
-        if Game.objects.filter(table=table, number__gt=game.number).exists():
-            raise ApiError(
-                409,
-                "not_last_game",
-                _("Only the last game can be deleted; correct earlier games instead."),
-            )
+        number = self.game(table).number
         return call(
             table,
             lambda: delete_last_game(
-                table.pk, expected_version=version, actor=actor, reason=reason["reason"]
+                table,
+                number=number,
+                expected_version=version,
+                actor=actor,
+                reason=reason["reason"],
+                idempotency_key=key,
             ),
         )

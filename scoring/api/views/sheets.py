@@ -13,10 +13,10 @@ from scoring.api.access import writer
 from scoring.api.headers import expected_version
 from scoring.api.serializers.games import SheetOnlySerializer
 from scoring.api.serializers.sheets import ConfirmSerializer, SheetSerializer, SubmitSerializer
-from scoring.api.service_calls import call, current_sheet
+from scoring.api.service_calls import call
 from scoring.api.views.games import CHANGE_ERRORS, TableMixin
 from scoring.api.views.params import IF_MATCH, TABLE_PATH
-from scoring.services.entry import sheet_state
+from scoring.services.entry import current_sheet, sheet_state
 from scoring.services.sheet import confirm_sheet, findings_for, submit_sheet
 from tournaments.api.base import ApiView, validated
 from tournaments.api.schema import errors
@@ -60,7 +60,7 @@ class SubmitView(TableMixin, ApiView):
         version = expected_version(request)
         return call(
             table,
-            lambda: submit_sheet(table.pk, seat=seat, expected_version=version, actor=actor),
+            lambda: submit_sheet(table, seat=seat, expected_version=version, actor=actor),
         )
 
 
@@ -75,4 +75,4 @@ class ConfirmView(TableMixin, ApiView):
         table = self.table()
         seat = validated(ConfirmSerializer, request.data)["seat"]
         actor = writer(request, table, seat=seat)
-        return call(table, lambda: confirm_sheet(table.pk, seat=seat, actor=actor))
+        return call(table, lambda: confirm_sheet(table, seat=seat, actor=actor))
