@@ -67,6 +67,11 @@ urlpatterns = [
     path(S, _actions(Ser, get="retrieve"), name="series-detail"),
     path(S + "draw/", _actions(Ser, post="draw"), name="series-draw"),
     path(S + "swap/", _actions(Ser, post="swap"), name="series-swap"),
+    path(
+        S + "latecomers/",
+        _actions(Ser, get="latecomers", post="latecomers"),
+        name="series-latecomers",
+    ),
     path(S + "start/", _actions(Ser, post="start"), name="series-start"),
     path(S + "close/", _actions(Ser, post="close"), name="series-close"),
     path(S + "tables/", _actions(Tab, get="list"), name="tables"),

@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 
 from tournaments import seating
 from tournaments.models import Registration, Seat, Series, Table
-from tournaments.services import ServiceError
+from tournaments.services import Refusal, ServiceError
 
 
 def _previous(series: Series) -> Series | None:
@@ -45,6 +45,7 @@ def check_can_draw(series: Series, mode: str) -> None:
         raise ServiceError(
             "series_started",
             _("Series %(n)d has already started; it cannot be drawn again.") % {"n": series.number},
+            refusal=Refusal.CONFLICT,
         )
     previous = _previous(series)
     if previous is not None:
@@ -52,11 +53,13 @@ def check_can_draw(series: Series, mode: str) -> None:
             raise ServiceError(
                 "previous_not_drawn",
                 _("Draw series %(n)d first.") % {"n": previous.number},
+                refusal=Refusal.CONFLICT,
             )
         if mode == "standings" and previous.status != Series.Status.CLOSED:
             raise ServiceError(
                 "previous_not_closed",
                 _("A draw by standings needs series %(n)d to be closed.") % {"n": previous.number},
+                refusal=Refusal.CONFLICT,
             )
     if Series.objects.filter(
         tournament=series.tournament, number__gt=series.number, status__in=["drawn", "running"]
@@ -64,6 +67,7 @@ def check_can_draw(series: Series, mode: str) -> None:
         raise ServiceError(
             "later_series_drawn",
             _("A later series is already drawn; redraw that one afterwards."),
+            refusal=Refusal.CONFLICT,
         )
 
 
@@ -94,7 +98,9 @@ def draw_series(
     try:
         plan = seating.draw_series(players, history_before(series), options)
     except seating.SeatingError as exc:
-        raise ServiceError(exc.code, _describe(exc, len(players))) from exc
+        raise ServiceError(
+            exc.code, _describe(exc, len(players)), refusal=Refusal.CONFLICT
+        ) from exc
 
     series.tables.all().delete()
     tables = Table.objects.bulk_create(
@@ -148,6 +154,7 @@ def swap_players(series: Series, first: Registration, second: Registration) -> i
         raise ServiceError(
             "swap_not_allowed",
             _("Players can only be swapped after the draw and before the start."),
+            refusal=Refusal.CONFLICT,
         )
     seats = {
         seat.registration_id: seat

@@ -7,7 +7,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournaments.models import Series, Tournament
-from tournaments.services import ServiceError
+from tournaments.services import Refusal, ServiceError
+from tournaments.services.latecomers import unseated_players
 
 
 def _locked(series: Series) -> Series:
@@ -15,13 +16,15 @@ def _locked(series: Series) -> Series:
 
 
 @transaction.atomic
-def start_series(series: Series) -> Series:
-    """Captain links become valid."""
+def start_series(series: Series, *, allow_unseated: bool = False) -> Series:
+    """Captain links become valid. Checked-in players without a seat would silently miss the
+    series, so that needs ``allow_unseated`` (the organizer's explicit confirmation)."""
     series = _locked(series)
     if series.status != Series.Status.DRAWN:
         raise ServiceError(
             "not_drawn" if series.status == Series.Status.PLANNED else "already_started",
             _("Only a drawn series that has not started can be started."),
+            refusal=Refusal.CONFLICT,
         )
     earlier_open = Series.objects.filter(
         tournament=series.tournament, number__lt=series.number
@@ -31,6 +34,19 @@ def start_series(series: Series) -> Series:
             "previous_not_closed",
             _("Close series %(n)d before starting series %(m)d.")
             % {"n": earlier_open.order_by("number")[0].number, "m": series.number},
+            refusal=Refusal.CONFLICT,
+        )
+    unseated = [] if allow_unseated else unseated_players(series)
+    if unseated:
+        raise ServiceError(
+            "unseated_players",
+            _(
+                "Checked-in players without a seat: %(players)s. Seat them first, or confirm "
+                "that they sit out this series."
+            )
+            % {"players": ", ".join(f"{r.player} (#{r.start_number})" for r in unseated)},
+            refusal=Refusal.CONFLICT,
+            data={"unseated": [r.start_number for r in unseated]},
         )
     series.status = Series.Status.RUNNING
     series.starts_at = timezone.now()
@@ -47,7 +63,9 @@ def close_series(series: Series) -> Series:
     """Entries are locked; afterwards only audited organizer corrections change results."""
     series = _locked(series)
     if series.status != Series.Status.RUNNING:
-        raise ServiceError("not_running", _("Only a running series can be closed."))
+        raise ServiceError(
+            "not_running", _("Only a running series can be closed."), refusal=Refusal.CONFLICT
+        )
     series.status = Series.Status.CLOSED
     series.closed_at = timezone.now()
     series.save(update_fields=["status", "closed_at"])

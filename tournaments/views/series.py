@@ -1,4 +1,4 @@
-"""A series from the organizer's side: draw, redraw, swap, start, close."""
+"""A series from the organizer's side: draw, redraw, swap, seat latecomers, start, close."""
 
 from __future__ import annotations
 
@@ -14,6 +14,12 @@ from tournaments.forms import DrawForm, SwapForm
 from tournaments.models import Series
 from tournaments.services import ServiceError
 from tournaments.services.draw import draw_series, swap_players
+from tournaments.services.latecomers import (
+    LatecomerOutcome,
+    propose_latecomers,
+    seat_latecomers,
+    unseated_players,
+)
 from tournaments.services.lifecycle import close_series, start_series
 from tournaments.views.mixins import OrganizerMixin
 
@@ -37,7 +43,15 @@ class SeriesManageView(OrganizerMixin, TemplateView):
             tables=tables_with_seats(series),
             draw_form=kwargs.get("draw_form") or DrawForm(),
             swap_form=kwargs.get("swap_form") or SwapForm(registrations=seated),
+            start_error=kwargs.get("start_error", ""),
         )
+        if series.status in (Series.Status.DRAWN, Series.Status.RUNNING):
+            context["unseated"] = unseated_players(series)
+        if series.status == Series.Status.DRAWN and context["unseated"]:
+            try:
+                context["latecomer_preview"] = propose_latecomers(series)
+            except ServiceError as exc:
+                context["latecomer_error"] = exc.message
         return context
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
@@ -48,14 +62,29 @@ class SeriesManageView(OrganizerMixin, TemplateView):
                 return self.draw(series)
             if action == "swap":
                 return self.swap(series)
-            if action == "start":
-                start_series(series)
-                messages.success(request, _("Series started: the captain links are valid now."))
+            if action == "seat_latecomers":
+                outcome = seat_latecomers(series)
+                messages.success(request, describe_outcome(outcome))
+            elif action == "start":
+                return self.start(series)
             elif action == "close":
                 close_series(series)
                 messages.success(request, _("Series closed."))
         except ServiceError as exc:
             messages.error(request, exc.message)
+        return redirect("tournaments:series", slug=self.tournament.slug, number=series.number)
+
+    def start(self, series: Series) -> HttpResponse:
+        confirmed = self.request.POST.get("allow_unseated", "") in ("on", "true", "1")
+        try:
+            start_series(series, allow_unseated=confirmed)
+        except ServiceError as exc:
+            if exc.code != "unseated_players":
+                raise
+            # Shown next to the confirmation box, which the page now offers.
+            context = self.get_context_data(series=series, start_error=exc.message)
+            return self.render_to_response(context)
+        messages.success(self.request, _("Series started: the captain links are valid now."))
         return redirect("tournaments:series", slug=self.tournament.slug, number=series.number)
 
     def draw(self, series: Series) -> HttpResponse:
@@ -95,3 +124,27 @@ class SeriesManageView(OrganizerMixin, TemplateView):
             % {"repeats": repeats},
         )
         return redirect("tournaments:series", slug=self.tournament.slug, number=series.number)
+
+
+def describe_outcome(outcome: LatecomerOutcome) -> str:
+    """Who went where and what it cost, for the message after seating latecomers."""
+    places = []
+    for p in outcome.placements:
+        values = {"player": p.registration.player, "table": p.table, "seat": p.seat}
+        if p.from_table is None:
+            places.append(_("%(player)s: table %(table)d, seat %(seat)d") % values)
+        else:
+            places.append(
+                _("%(player)s: from table %(from)d to table %(table)d, seat %(seat)d")
+                % {**values, "from": p.from_table}
+            )
+    text = _("Seated. %(places)s.") % {"places": "; ".join(places)}
+    if outcome.repeat_pairs:
+        pairs = ", ".join(f"{a.player} – {b.player}" for a, b in outcome.repeat_pairs)
+        text += " " + _("Repeated encounters this adds: %(count)d (%(pairs)s).") % {
+            "count": len(outcome.repeat_pairs),
+            "pairs": pairs,
+        }
+    else:
+        text += " " + _("No repeated encounters added.")
+    return text

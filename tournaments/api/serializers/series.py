@@ -40,3 +40,34 @@ class DrawSerializer(StrictSerializer):
 class SwapSerializer(StrictSerializer):
     first = serializers.IntegerField(min_value=1, max_value=10**6, help_text="Start number.")
     second = serializers.IntegerField(min_value=1, max_value=10**6, help_text="Start number.")
+
+
+class StartSerializer(StrictSerializer):
+    allow_unseated = serializers.BooleanField(
+        default=False,
+        help_text="Confirm that checked-in players without a seat sit out this series; "
+        "without it such a start answers 409 `unseated_players`.",
+    )
+
+
+class PlacementSerializer(serializers.Serializer):
+    start_number = serializers.IntegerField()
+    name = serializers.CharField()
+    table = serializers.IntegerField(help_text="Table number.")
+    seat = serializers.IntegerField()
+    from_table = serializers.IntegerField(
+        allow_null=True, help_text="The table a seated player moves from; null for latecomers."
+    )
+
+
+class LatecomersSerializer(serializers.Serializer):
+    """Where the latecomers (and any moved players) sit, and what it costs."""
+
+    placements = PlacementSerializer(many=True)
+    new_tables = serializers.ListField(child=serializers.IntegerField())
+    repeat_pairs = serializers.ListField(
+        child=serializers.ListField(child=serializers.IntegerField()),
+        help_text="Pairs of start numbers this seats together who already met in an earlier "
+        "series.",
+    )
+    repeats = serializers.IntegerField(help_text="Repeated encounters of the series afterwards.")

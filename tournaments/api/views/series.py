@@ -1,5 +1,5 @@
-"""The series of a tournament: viewable like the tournament; draw, swap, start and close
-for its organizers."""
+"""The series of a tournament: viewable like the tournament; draw, swap, seat latecomers,
+start and close for its organizers."""
 
 from __future__ import annotations
 
@@ -17,10 +17,17 @@ from rest_framework.response import Response
 from tournaments.api.access import organized_tournament, viewable_tournament
 from tournaments.api.base import ApiMixin, validated
 from tournaments.api.schema import errors
-from tournaments.api.serializers.series import DrawSerializer, SeriesSerializer, SwapSerializer
+from tournaments.api.serializers.series import (
+    DrawSerializer,
+    LatecomersSerializer,
+    SeriesSerializer,
+    StartSerializer,
+    SwapSerializer,
+)
 from tournaments.models import Series
 from tournaments.services import ServiceError
 from tournaments.services.draw import draw_series, swap_players
+from tournaments.services.latecomers import LatecomerOutcome, propose_latecomers, seat_latecomers
 from tournaments.services.lifecycle import close_series, start_series
 from tournaments.services.standings_order import start_numbers_by_standing
 
@@ -50,7 +57,7 @@ class SeriesViewSet(
 
     def get_queryset(self) -> Any:
         slug = self.kwargs["slug"]
-        if self.action in ("draw", "swap", "start", "close"):
+        if self.action in ("draw", "swap", "latecomers", "start", "close"):
             tournament = organized_tournament(self.request, slug)
         else:
             tournament = viewable_tournament(self.request, slug)
@@ -114,15 +121,41 @@ class SeriesViewSet(
         return self._answer(series)
 
     @extend_schema(
-        summary="Start a drawn series: the captain links become valid",
+        summary="Preview seating the checked-in players without a seat (drawn series)",
+        parameters=[SLUG, NUMBER],
+        responses={200: LatecomersSerializer, **errors(401, 403, 404, 409)},
+        methods=["GET"],
+    )
+    @extend_schema(
+        summary="Seat the checked-in players without a seat, without a new draw",
+        description="Only after the draw and before the start: a table of four becomes a "
+        "table of five where possible, else a new table is formed (moving at most three "
+        "players from tables of five). Answers where everyone went and the repeats it adds.",
         parameters=[SLUG, NUMBER],
         request=None,
+        responses={200: LatecomersSerializer, **ACTION_ERRORS},
+        methods=["POST"],
+    )
+    @action(detail=True, methods=["get", "post"])
+    def latecomers(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        series = self.get_object()
+        if request.method == "POST":
+            outcome = seat_latecomers(series)
+        else:
+            outcome = propose_latecomers(series)
+        return Response(LatecomersSerializer(_outcome_data(outcome)).data)
+
+    @extend_schema(
+        summary="Start a drawn series: the captain links become valid",
+        parameters=[SLUG, NUMBER],
+        request=StartSerializer,
         responses={200: SeriesSerializer, **ACTION_ERRORS},
     )
     @action(detail=True, methods=["post"])
     def start(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         series = self.get_object()
-        start_series(series)
+        data = validated(StartSerializer, request.data)
+        start_series(series, allow_unseated=data["allow_unseated"])
         return self._answer(series)
 
     @extend_schema(
@@ -136,6 +169,24 @@ class SeriesViewSet(
         series = self.get_object()
         close_series(series)
         return self._answer(series)
+
+
+def _outcome_data(outcome: LatecomerOutcome) -> dict[str, Any]:
+    return {
+        "placements": [
+            {
+                "start_number": p.registration.start_number,
+                "name": str(p.registration.player),
+                "table": p.table,
+                "seat": p.seat,
+                "from_table": p.from_table,
+            }
+            for p in outcome.placements
+        ],
+        "new_tables": outcome.new_tables,
+        "repeat_pairs": [[a.start_number, b.start_number] for a, b in outcome.repeat_pairs],
+        "repeats": outcome.repeats,
+    }
 
 
 def _no_player(start_number: int) -> str:
