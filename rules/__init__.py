@@ -48,12 +48,20 @@ Interpretations of the spec (also listed in ``docs/rules-engine.md``)
    dealer sits out and scores 0. A forced player who is the due dealer passes the deal to the
    next player clockwise (design decision 5); the deal then moves on from that player.
 5. Without ``re_tricks`` Re has no trick only with 0 Augen and all tricks only with 240.
-6. Augen vs tricks uses the exact bounds of the 48-card deck (the 4n cheapest / richest
-   cards: e.g. 3 tricks hold 8..128 Augen), which implies spec 7.5's 44-per-trick rule,
+6. Augen vs tricks uses the exact totals of the 48-card deck (``rules.deck``, computed once
+   over the rank counts): 4n cards hold between the 4n cheapest and the 4n richest, but not
+   every total in between (1 trick: never 38 or 39; 3 tricks: never 123); no cards hold 1 or
+   239 Augen (``re_points_impossible``). This implies spec 7.5's 44-per-trick rule,
    tR = 0 => R = 0 and tR = 12 => R = 240.
 7. Hochzeit: Re won every trick up to the Klärungsstich (partner trick, or 3 when the
    Hochzeiter plays alone), so fewer Re tricks or too few Augen are rejected.
 8. A Fuchs can only be caught by a party with a trick (as spec 7.5 says for Karlchen).
+   Doppelköpfe are checked against the deck: at 40 Augen a Doppelkopf is four aces or tens,
+   so at most 4 per game (both parties) and a party's k Doppelköpfe need 4k of the 16 aces
+   and tens among its cards, the rest of its Augen and tricks fitting the other cards (with
+   re_tricks missing, any trick count that holds the Augen). Entered counts are claims: the
+   engine refuses more than the cards allow, never fewer than they would force. For a house
+   threshold other cards can reach (below 38) only the per-party bounds apply.
 9. Sonderpunkte entered for a solo-type game (any solo, stille Hochzeit, Hochzeit alone) are
    an error, not silently dropped (vector 27); likewise under a rule set without them.
 10. Penalty components of a record must sum to zero (every TSR penalty does); unsportsmanlike

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from rules.cards import TOTAL_AUGEN, TRICKS, max_augen, min_augen
 from rules.contracts import LEVEL_FROM_JSON, AnnouncementLevel, Contract, SoloType
+from rules.deck import augen_possible, doppelkoepfe_possible, doppelkopf_shape
 from rules.errors import EngineError, InvalidInput, fail
 from rules.gamerecord import NO_EXTRAS, Extras, GameRecord, Penalty, record_to_json
 from rules.ruleset import RuleSet
@@ -96,6 +97,8 @@ def _parse(data: object, rs: RuleSet, require_dealer: bool) -> GameRecord:
     re_points = _req_int(data, "re_points")
     if not 0 <= re_points <= TOTAL_AUGEN:
         fail("re_points_out_of_range", "re_points", f"re_points must be 0..{TOTAL_AUGEN}.")
+    if not augen_possible(re_points):
+        fail("re_points_impossible", "re_points", f"No cards of the deck hold {re_points} Augen.")
     re_tricks = _opt_int(data, "re_tricks")
     if re_tricks is None:  # no trick only with 0 Augen, all tricks only with 240
         if re_points == 0:
@@ -107,25 +110,26 @@ def _parse(data: object, rs: RuleSet, require_dealer: bool) -> GameRecord:
     else:
         if not 0 <= re_tricks <= TRICKS:
             fail("re_tricks_out_of_range", "re_tricks", f"re_tricks must be 0..{TRICKS}.")
-        if not min_augen(re_tricks) <= re_points <= max_augen(re_tricks):
+        if not augen_possible(re_points, re_tricks):
             fail(
                 "points_tricks_inconsistent",
                 "re_tricks",
                 f"{re_tricks} tricks hold {min_augen(re_tricks)}..{max_augen(re_tricks)} Augen, "
-                f"not {re_points}.",
+                f"but never {re_points}.",
             )
         lo = hi = re_tricks
     if contract is Contract.HOCHZEIT:
         need = partner_trick if partner_trick is not None else rs.hochzeit_clarification_tricks
-        if hi < need or re_points < min_augen(need):
+        lo = max(lo, need)
+        if not any(augen_possible(re_points, n) for n in range(lo, hi + 1)):
             fail(
                 "hochzeit_tricks_inconsistent",
                 "re_tricks" if re_tricks is not None else "re_points",
                 f"Re won at least the first {need} trick(s) of this Hochzeit.",
             )
-    extras_re, extras_kontra = _parse_extras(
-        data, rs, solo_scoring, (re_points, hi), (TOTAL_AUGEN - re_points, TRICKS - lo)
-    )
+    # the trick counts Re can have: as entered, or any that holds the Augen (interpretation 5)
+    re_trick_counts = tuple(n for n in range(lo, hi + 1) if augen_possible(re_points, n))
+    extras_re, extras_kontra = _parse_extras(data, rs, solo_scoring, re_points, re_trick_counts)
     penalties, deductions, scores = _parse_rows(data, rs, seats, sitting_out)
     bock = _opt_int(data, "bock") or 0
     if not 0 <= bock <= rs.bock_max:
@@ -330,10 +334,10 @@ def _parse_extras(
     data: dict[object, object],
     rs: RuleSet,
     solo_scoring: bool,
-    re_holds: tuple[int, int],
-    kontra_holds: tuple[int, int],
+    re_points: int,
+    re_trick_counts: tuple[int, ...],
 ) -> tuple[Extras, Extras]:
-    """Each ``*_holds`` is (Augen, most tricks the party can have)."""
+    """``re_trick_counts``: the numbers of tricks Re can have won (ascending, not empty)."""
     value = data.get("extras")
     if value is None:
         return NO_EXTRAS, NO_EXTRAS
@@ -345,6 +349,8 @@ def _parse_extras(
     kontra = _parse_party_extras(raw.get("kontra"), "extras.kontra")
     if (re is not NO_EXTRAS or kontra is not NO_EXTRAS) and (solo_scoring or not rs.sonderpunkte):
         fail("extras_not_allowed", "extras")
+    re_holds = (re_points, re_trick_counts[-1])
+    kontra_holds = (TOTAL_AUGEN - re_points, TRICKS - re_trick_counts[0])
     for party, extras, (augen, max_tricks) in (
         ("re", re, re_holds),
         ("kontra", kontra, kontra_holds),
@@ -368,7 +374,48 @@ def _parse_extras(
     if re.karlchen > rs.max_karlchen or re.karlchen + kontra.karlchen > rs.max_karlchen:
         field = "extras.re.karlchen" if re.karlchen > rs.max_karlchen else "extras.kontra.karlchen"
         fail("karlchen_total_exceeded", field, f"At most {rs.max_karlchen} Karlchen per game.")
+    if re.doppelkopf or kontra.doppelkopf:
+        _check_doppelkoepfe(rs, re_points, re_trick_counts, re.doppelkopf, kontra.doppelkopf)
     return re, kontra
+
+
+def _check_doppelkoepfe(
+    rs: RuleSet, re_points: int, re_trick_counts: tuple[int, ...], re_dk: int, kontra_dk: int
+) -> None:
+    """The Doppelköpfe against the deck (``rules.deck``): each takes four of the 16 aces and
+    tens, so at most four per game, and they must fit the parties' Augen and tricks."""
+    shape = doppelkopf_shape(rs.doppelkopf_augen)
+    if shape is None:  # a house threshold low enough for other cards: only the checks above
+        return
+    if re_dk + kontra_dk > shape.per_game:
+        fail(
+            "doppelkopf_total_exceeded",
+            "extras",
+            f"At most {shape.per_game} Doppelköpfe per game (both parties), "
+            f"not {re_dk + kontra_dk}.",
+        )
+
+    def possible(re_count: int, kontra_count: int) -> bool:
+        return any(
+            doppelkoepfe_possible(shape, n, re_points, re_count, kontra_count)
+            for n in re_trick_counts
+        )
+
+    for field, alone in (("re", possible(re_dk, 0)), ("kontra", possible(0, kontra_dk))):
+        if not alone:
+            fail(
+                "doppelkopf_inconsistent",
+                f"extras.{field}.doppelkopf",
+                f"The {field.capitalize()} party's Augen and tricks cannot hold these "
+                "Doppelköpfe (four aces or tens each).",
+            )
+    if not possible(re_dk, kontra_dk):
+        fail(
+            "doppelkopf_inconsistent",
+            "extras",
+            f"Re's {re_points} Augen leave no room for {re_dk} Doppelkopf/-köpfe of Re and "
+            f"{kontra_dk} of Kontra together (four aces or tens each).",
+        )
 
 
 def _parse_party_extras(value: object, field: str) -> Extras:

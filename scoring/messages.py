@@ -44,6 +44,9 @@ ERROR_MESSAGES = {
     "re_duplicate_seat": gettext_lazy("A player was chosen twice."),
     "unknown_announcement": gettext_lazy("Unknown announcement."),
     "re_points_out_of_range": gettext_lazy("Re's card points lie between 0 and 240."),
+    "re_points_impossible": gettext_lazy(
+        "No cards add up to these card points: a party never has 1 or 239."
+    ),
     "re_tricks_out_of_range": gettext_lazy("Re's tricks lie between 0 and 12."),
     "points_tricks_inconsistent": gettext_lazy("These tricks cannot hold these card points."),
     "hochzeit_tricks_inconsistent": gettext_lazy(
@@ -58,6 +61,13 @@ ERROR_MESSAGES = {
     "doppelkopf_exceeds_tricks": gettext_lazy("More Doppelköpfe than tricks."),
     "doppelkopf_exceeds_points": gettext_lazy(
         "The party's card points cannot hold that many Doppelköpfe (40 each)."
+    ),
+    "doppelkopf_total_exceeded": gettext_lazy(
+        "At most four Doppelköpfe per game (both parties together): each takes four of the "
+        "16 aces and tens."
+    ),
+    "doppelkopf_inconsistent": gettext_lazy(
+        "These card points and tricks cannot hold these Doppelköpfe: each is four aces or tens."
     ),
     "penalties_not_zero_sum": gettext_lazy("Penalty points must add up to zero."),
     "penalty_out_of_range": gettext_lazy("Penalty points lie between −48 and 48 per player."),

@@ -60,6 +60,7 @@ RECORD_CASES: dict[str, tuple[object, str]] = {
         "announcements.re",
     ),
     "re_points_out_of_range": (game(points=241), "re_points"),
+    "re_points_impossible": (game(points=239), "re_points"),
     "re_tricks_out_of_range": (game(tricks=13), "re_tricks"),
     "points_tricks_inconsistent": (game(points=130, tricks=3), "re_tricks"),
     "hochzeit_tricks_inconsistent": (game("hochzeit", points=60, tricks=2), "re_tricks"),
@@ -87,6 +88,14 @@ RECORD_CASES: dict[str, tuple[object, str]] = {
     ),
     "doppelkopf_exceeds_points": (
         game(points=121, extras={"re": {"doppelkopf": 4}}),
+        "extras.re.doppelkopf",
+    ),
+    "doppelkopf_total_exceeded": (
+        game(points=200, tricks=6, extras={"re": {"doppelkopf": 5}}),
+        "extras",
+    ),
+    "doppelkopf_inconsistent": (
+        game(points=167, extras={"re": {"doppelkopf": 4}}),
         "extras.re.doppelkopf",
     ),
     "penalties_not_zero_sum": (game(penalties=[{"seat": 1, "points": -3}]), "penalties"),
@@ -222,7 +231,11 @@ def test_limits_are_inclusive() -> None:
     ok = [
         game(points=0),
         game(points=240),
+        game(points=2),
+        game(points=238),
         game(points=128, tricks=3),
+        game(points=40, tricks=1),
+        game(points=168, extras={"re": {"doppelkopf": 4}}),
         game(points=0, tricks=2),
         game(points=44, tricks=1, extras={"re": {"doppelkopf": 1}}),
         game(points=120, extras={"re": {"fuchs": 1}, "kontra": {"fuchs": 1}}),
@@ -235,6 +248,10 @@ def test_limits_are_inclusive() -> None:
         assert isinstance(parse_record(data, DDV), GameRecord), data
     too_far = [
         game(points=129, tricks=3),
+        game(points=1),
+        game(points=239),
+        game(points=39, tricks=1),  # one trick holds 37 or 40, nothing between
+        game(points=167, extras={"re": {"doppelkopf": 4}}),  # four take all aces and tens
         game(points=0, tricks=3),  # 12 cards hold at least 8 Augen
         game("hochzeit", points=0),  # 0 Augen means no trick, but Re won the Klärungsstich
         game("hochzeit", points=7, tricks=3),

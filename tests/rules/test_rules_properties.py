@@ -15,7 +15,7 @@ from hypothesis import assume, find, given, settings
 from hypothesis import strategies as st
 
 from rules import DDV, AnnouncementLevel, GameRecord, GameResult, Item, Party, score
-from rules.cards import max_augen, min_augen
+from rules.deck import augen_totals, doppelkoepfe_possible, doppelkopf_shape
 from rules.testing import parsed
 
 Scorer = Callable[[GameRecord], GameResult]
@@ -53,7 +53,7 @@ def records(
     tricks = draw(st.integers(0, 12))
     if contract == "hochzeit":
         tricks = max(tricks, partner_trick or 3)
-    points = draw(st.integers(min_augen(tricks), max_augen(tricks)))
+    points = draw(st.sampled_from(augen_totals(tricks)))  # totals the deck allows
     data: dict[str, Any] = {
         "contract": contract,
         "seats": seats,
@@ -78,7 +78,7 @@ def records(
     if ambiguous or draw(st.booleans()):
         data["re_tricks"] = tricks
     if extras and not solo_like and draw(st.booleans()):
-        data["extras"] = _extras(draw, (points, tricks), (240 - points, 12 - tricks))
+        data["extras"] = _extras(draw, points, tricks)
     kind = draw(st.sampled_from(penalties))
     comps: list[tuple[int, int]] = []
     if kind == "minor":
@@ -103,13 +103,27 @@ def records(
     return data
 
 
-def _extras(draw: st.DrawFn, re: tuple[int, int], kontra: tuple[int, int]) -> dict[str, Any]:
+def most_doppelkoepfe(re_tricks: int, re_points: int, re_count: int | None = None) -> int:
+    """Most Doppelköpfe the deck allows Re (``re_count`` None) or Kontra next to Re's."""
+    shape = doppelkopf_shape(DDV.doppelkopf_augen)
+    assert shape is not None
+    counts = range(shape.per_game, 0, -1)
+    if re_count is None:
+        ok = (k for k in counts if doppelkoepfe_possible(shape, re_tricks, re_points, k, 0))
+    else:
+        ok = (k for k in counts if doppelkoepfe_possible(shape, re_tricks, re_points, re_count, k))
+    return next(ok, 0)
+
+
+def _extras(draw: st.DrawFn, points: int, re_tricks: int) -> dict[str, Any]:
     fuchs_left, karlchen_left = 2, 1
     out: dict[str, Any] = {}
-    for party, (augen, tricks) in (("re", re), ("kontra", kontra)):
+    re_doppelkopf: int | None = None
+    for party, tricks in (("re", re_tricks), ("kontra", 12 - re_tricks)):
         fuchs = draw(st.integers(0, fuchs_left)) if tricks else 0
         karlchen = draw(st.integers(0, karlchen_left)) if tricks else 0
-        doppelkopf = draw(st.integers(0, min(tricks, augen // 40)))
+        doppelkopf = draw(st.integers(0, most_doppelkoepfe(re_tricks, points, re_doppelkopf)))
+        re_doppelkopf = doppelkopf
         fuchs_left -= fuchs
         karlchen_left -= karlchen
         out[party] = {"fuchs": fuchs, "doppelkopf": doppelkopf, "karlchen": karlchen}
@@ -145,8 +159,9 @@ def monotonic(scorer: Scorer, rec: GameRecord, more: int) -> bool:
 
 def within_maximum(scorer: Scorer, rec: GameRecord) -> bool:
     """Spec 5.1: at most 21 from the 7.2.2 items; a normal game adds at most the Sonderpunkte
-    of one party: gegen die Alten 1 + 2 Füchse + 6 Doppelköpfe + 1 Karlchen = 10."""
-    limit = 21 if rec.solo_scoring else 31
+    of one party: gegen die Alten 1 + 2 Füchse + 4 Doppelköpfe (the deck's limit) + 1
+    Karlchen = 8."""
+    limit = 21 if rec.solo_scoring else 29
     result = scorer(rec)
     factor = 3 if rec.solo_scoring else 1
     penalties = {s: 0 for s in rec.seats}
@@ -247,7 +262,7 @@ def test_mirror_of_a_valid_record_is_valid() -> None:
             "announcements": {"re": "90", "kontra": None},
             "re_points": 200,
             "re_tricks": 10,
-            "extras": {"re": {"doppelkopf": 5}},
+            "extras": {"re": {"doppelkopf": 3}},
         }
     )
     m = mirror(rec)

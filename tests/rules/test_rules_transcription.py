@@ -22,7 +22,7 @@ from rules import (
     score,
     validate_transcription,
 )
-from rules.cards import max_augen, min_augen
+from rules.deck import augen_totals, doppelkoepfe_possible, doppelkopf_shape
 from rules.testing import l1_series, parsed, series_game
 
 Rows = list[dict[str, Any]]
@@ -460,7 +460,7 @@ def scored_games(draw: st.DrawFn) -> tuple[dict[str, Any], str]:
         tricks = draw(st.integers(0, 12))
         if contract == "hochzeit":
             tricks = max(tricks, partner or 3)
-        points = draw(st.integers(min_augen(tricks), max_augen(tricks)))
+        points = draw(st.sampled_from(augen_totals(tricks)))  # totals the deck allows
         data = {
             **base,
             "contract": contract,
@@ -481,9 +481,16 @@ def scored_games(draw: st.DrawFn) -> tuple[dict[str, Any], str]:
             )
         if contract == "hochzeit":
             data["hochzeit_partner_trick"] = partner
-        kontra_tricks, kontra_points = 12 - tricks, 240 - points
+        kontra_tricks = 12 - tricks
         if not solo_like and kontra_tricks and draw(st.booleans()):
-            doppelkopf = draw(st.integers(0, min(kontra_tricks, kontra_points // 40)))
+            shape = doppelkopf_shape(DDV.doppelkopf_augen)
+            assert shape is not None
+            most = max(
+                k
+                for k in range(shape.per_game + 1)
+                if doppelkoepfe_possible(shape, tricks, points, 0, k)
+            )
+            doppelkopf = draw(st.integers(0, most))
             data["extras"] = {
                 "kontra": {"fuchs": draw(st.integers(0, 2)), "doppelkopf": doppelkopf}
             }
