@@ -15,6 +15,7 @@ from tournaments.seating import (
     pair_counts,
     seat_latecomers,
 )
+from tournaments.seating.latecomers import _shape
 
 FOURS = [[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12]]
 FIVES = [[1, 2, 3, 4, 5], [6, 7, 8, 9, 10], [11, 12, 13, 14, 15]]
@@ -187,3 +188,15 @@ def test_filling_tables_of_four_costs_the_fewest_repeats(situation) -> None:
 
     best = min(cost(a) for a in itertools.permutations(fours, len(late)))
     assert len(plan.repeat_pairs) == best
+
+
+def test_every_total_that_splits_has_a_shape() -> None:
+    """Whenever the new total splits into tables of four and five, latecomers can be seated
+    with at most three movers, one from each of that many tables of five."""
+    for fours, fives, late in itertools.product(range(8), range(8), range(1, 30)):
+        if fours + fives == 0 or not is_valid_count(4 * fours + 5 * fives + late):
+            continue
+        filled, moved = _shape(late, fours, fives)
+        assert 0 <= filled <= min(late, fours) and 0 <= moved <= min(3, fives)
+        rest = late - filled + moved
+        assert rest == 0 or is_valid_count(rest)
