@@ -7,7 +7,7 @@ from django.apps import apps
 from django.urls import include, path, re_path, register_converter
 from rest_framework.routers import SimpleRouter
 
-from scoring.api.views import captain, games, sheets, standings
+from scoring.api.views import captain, closing, games, sheets, standings
 from tournaments.api.errors import not_found
 from tournaments.api.views import players, registrations, series, tables, tournaments
 
@@ -73,7 +73,7 @@ urlpatterns = [
         name="series-latecomers",
     ),
     path(S + "start/", _actions(Ser, post="start"), name="series-start"),
-    path(S + "close/", _actions(Ser, post="close"), name="series-close"),
+    path(S + "close/", closing.SeriesCloseView.as_view(), name="series-close"),
     path(S + "tables/", _actions(Tab, get="list"), name="tables"),
     path(TABLE, _actions(Tab, get="retrieve"), name="table"),
     path(TABLE + "games/", games.GameListView.as_view(), name="games"),

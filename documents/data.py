@@ -101,6 +101,7 @@ class TableGames:
     table_number: int
     names: tuple[str, ...]  # in seat order
     games: tuple[GameRow, ...]
+    unconfirmed: bool = False  # closed by the organizers before the sheet was confirmed
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,6 +120,11 @@ class ResultsInfo:
     series: tuple[SeriesStandings, ...]
     final: tuple[StandingRow, ...]
     tables: tuple[TableGames, ...]
+
+    @property
+    def unconfirmed(self) -> tuple[TableGames, ...]:
+        """Tables closed by the organizers before their sheets were confirmed."""
+        return tuple(t for t in self.tables if t.unconfirmed)
 
 
 def _plain(value: Any) -> Any:

@@ -60,8 +60,14 @@ def _note(record: Any) -> str:
 
 
 def _table_games(tournament: Tournament) -> tuple[TableGames, ...]:
-    """Every table's games with running totals: two queries."""
-    from scoring.models import Game
+    """Every table's games with running totals: three queries."""
+    from scoring.models import Game, ScoreSheet
+
+    unconfirmed = set(
+        ScoreSheet.objects.filter(
+            table__series__tournament=tournament, closed_unconfirmed=True
+        ).values_list("table_id", flat=True)
+    )
 
     names: dict[int, dict[int, str]] = defaultdict(dict)
     seats = Seat.objects.filter(series__tournament=tournament).select_related(
@@ -102,6 +108,7 @@ def _table_games(tournament: Tournament) -> tuple[TableGames, ...]:
                 table_number=table_number,
                 names=tuple(names[table_id][p] for p in positions),
                 games=tuple(game_rows),
+                unconfirmed=table_id in unconfirmed,
             )
         )
     return tuple(result)

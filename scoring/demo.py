@@ -6,9 +6,10 @@ import random
 from typing import Any
 
 from scoring.services import Actor, Door
+from scoring.services.closing import close_series
 from scoring.services.entry import current_sheet, save_game, sheet_state
 from scoring.services.sheet import confirm_sheet, submit_sheet
-from tournaments.models import Table
+from tournaments.models import Series, Table
 from tournaments.services import ServiceError
 
 LEVELS = (None, None, None, "ansage", "ansage", "90")
@@ -96,3 +97,9 @@ def play_table(
         submit_sheet(table, seat=size, expected_version=state["version"], actor=captain)
         player = Actor(Door.CAPTAIN, seat=1, device="demo-player-phone")
         confirm_sheet(table, seat=1, actor=player)
+
+
+def close_played(series: Series) -> None:
+    """Close a series whose sheets the demo confirmed, as its first organizer."""
+    organizer = series.tournament.organizers.order_by("pk").first()
+    close_series(series, actor=Actor(Door.ORGANIZER, user=organizer))

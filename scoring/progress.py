@@ -42,6 +42,7 @@ def series_progress(series: Series) -> dict[str, Any]:
                 "warnings": [f for f in findings if f["severity"] == Severity.WARNING.value],
                 "status": ScoreSheet.Status(sheet.status).label,
                 "confirmed": sheet.status == ScoreSheet.Status.CONFIRMED,
+                "closed_unconfirmed": sheet.closed_unconfirmed,
                 "timeout": sheet.timeout,
                 "last_activity": sheet.last_activity,
             }

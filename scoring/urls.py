@@ -55,6 +55,11 @@ urlpatterns = [
         name="call-time",
     ),
     path(
+        "verwaltung/<slug:slug>/serie/<int:number>/abschliessen/",
+        organizer_actions.CloseSeriesView.as_view(),
+        name="close-series",
+    ),
+    path(
         "verwaltung/<slug:slug>/serie/<int:number>/strafen/",
         organizer_actions.PenaltyView.as_view(),
         name="penalties",

@@ -10,7 +10,7 @@ from django.db import transaction
 
 from tournaments.models import Player, Tournament
 from tournaments.services.draw import draw_series
-from tournaments.services.lifecycle import close_series, ensure_series, start_series
+from tournaments.services.lifecycle import ensure_series, start_series
 from tournaments.services.registrations import PlayerData, register
 
 DEMO_SLUG = "demo"
@@ -75,7 +75,7 @@ def build_demo(players: int = 46, series: int = 3, seed: int = 2026) -> Tourname
 
 def play_series(tournament: Tournament, series: int, rng: random.Random) -> None:
     """All series but the last are played and closed; the last is running, half entered."""
-    from scoring.demo import play_table  # results belong to the scoring app
+    from scoring.demo import close_played, play_table  # results belong to the scoring app
 
     for number in range(1, series + 1):
         current = start_series(tournament.series.get(number=number))
@@ -83,4 +83,4 @@ def play_series(tournament: Tournament, series: int, rng: random.Random) -> None
         for table in current.tables.order_by("number"):
             play_table(table, rng, games=rng.randint(6, 16) if last else None)
         if not last:
-            close_series(current)
+            close_played(current)

@@ -11,10 +11,11 @@ from django.shortcuts import get_object_or_404, redirect
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views import View
-from django.views.generic import FormView
+from django.views.generic import FormView, TemplateView
 
 from scoring.models import Penalty
 from scoring.services import Actor, Door
+from scoring.services.closing import close_series, unfinished_sheets
 from scoring.services.penalties import add_penalty
 from scoring.services.sheet import call_time, reopen_sheet, set_timeout
 from tournaments.models import Registration, Series, Table
@@ -56,6 +57,37 @@ class CallTimeView(OrganizerMixin, View):
             messages.success(
                 request, _("Time called at %(n)d tables: only forced solos remain.") % {"n": count}
             )
+        return redirect("tournaments:series", slug=self.tournament.slug, number=series.number)
+
+
+class CloseSeriesView(OrganizerMixin, TemplateView):
+    """Closing a series names the tables whose sheets are not confirmed and asks explicitly
+    before it closes past them."""
+
+    template_name = "scoring/organizer/close_series.html"
+
+    def series(self) -> Series:
+        return get_object_or_404(self.tournament.series, number=self.kwargs["number"])
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        series = self.series()
+        return {
+            **super().get_context_data(**kwargs),
+            "series": series,
+            "unfinished": unfinished_sheets(series),
+        }
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        series = self.series()
+        past = request.POST.get("past_unfinished", "") in ("on", "true", "1")
+        try:
+            close_series(
+                series, actor=Actor(Door.ORGANIZER, user=request.user), past_unfinished=past
+            )
+        except ServiceError as exc:
+            messages.error(request, exc.message)
+            return redirect("scoring:close-series", slug=self.tournament.slug, number=series.number)
+        messages.success(request, _("Series closed."))
         return redirect("tournaments:series", slug=self.tournament.slug, number=series.number)
 
 

@@ -8,7 +8,7 @@ from django.shortcuts import get_object_or_404
 from django.views.generic import TemplateView
 
 from scoring.messages import breakdown_lines
-from scoring.models import PlayerScore
+from scoring.models import PlayerScore, ScoreSheet
 from scoring.standings import overall_standings, series_standings
 from tournaments.views.public import visible_tournaments
 
@@ -42,7 +42,22 @@ class StandingsView(PublicTournamentMixin, TemplateView):
             "rows": rows,
             "columns": range(1, columns + 1),
             "all_series": tournament.series.order_by("number"),
+            "unconfirmed": unconfirmed_tables(tournament, series),
         }
+
+
+def unconfirmed_tables(tournament: Any, series: Any) -> list[tuple[int, int]]:
+    """(series, table) of the sheets the organizers closed before they were confirmed."""
+    sheets = ScoreSheet.objects.filter(
+        table__series__tournament=tournament, closed_unconfirmed=True
+    )
+    if series is not None:
+        sheets = sheets.filter(table__series=series)
+    return list(
+        sheets.order_by("table__series__number", "table__number").values_list(
+            "table__series__number", "table__number"
+        )
+    )
 
 
 class PlayerGamesView(PublicTournamentMixin, TemplateView):

@@ -37,7 +37,12 @@ def test_start_and_close(organizer: APIClient, drawn: Series) -> None:
     assert response.json()["status"] == "running" and response.json()["table_count"] == 2
     again = organizer.post(f"{SERIES}1/start/")
     assert again.status_code == 409 and again.json()["error"]["code"] == "already_started"
-    response = organizer.post(f"{SERIES}1/close/")
+    refused = organizer.post(f"{SERIES}1/close/")
+    assert refused.status_code == 409
+    error = refused.json()["error"]
+    assert error["code"] == "unconfirmed_sheets"
+    assert error["tables"] == [{"table": 1, "status": "open"}, {"table": 2, "status": "open"}]
+    response = organizer.post(f"{SERIES}1/close/", {"past_unfinished": True}, format="json")
     assert response.status_code == 200 and response.json()["status"] == "closed"
 
 

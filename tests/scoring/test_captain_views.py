@@ -159,3 +159,69 @@ def test_preview_of_a_solo_speaks_of_the_soloist(client: Client, table) -> None:
     )
     html = response.content.decode()
     assert "Der Solist verliert" in html and "2: -3" in html
+
+
+def test_a_get_never_writes(client: Client, table) -> None:
+    assert client.get(url(table)).status_code == 200
+    assert not ScoreSheet.objects.exists()
+
+
+def test_resent_form_after_a_lost_answer_returns_the_saved_game(client: Client, db) -> None:
+    """The phone lost the answer and sends the same form again: the dealer and the seat
+    sitting out have moved on since, yet the game is recognised, not stored twice."""
+    five = running_table(make_tournament(slug="five"), size=5)
+    sent = form(re_players=["2", "3"], idempotency_key="lost-answer", sitting_out="1")
+    first = client.post(url(five, "spiel/"), sent)
+    again = client.post(url(five, "spiel/"), sent, follow=True)
+    assert first.status_code == 302 and again.redirect_chain[0][1] == 302
+    assert Game.objects.count() == 1 and ScoreSheet.objects.get().version == 1
+    assert "Spiel 1 war schon gespeichert." in again.content.decode()
+    # A new key is a new game, checked against the sheet as it is now (seat 2 sits out).
+    refused = client.post(url(five, "spiel/"), {**sent, "idempotency_key": "next", "version": "1"})
+    assert refused.status_code == 200 and Game.objects.count() == 1
+
+
+def test_deleting_the_last_game_asks_first(client: Client, table) -> None:
+    client.post(url(table, "spiel/"), form(idempotency_key="g1"))
+    client.post(url(table, "spiel/"), form(idempotency_key="g2", version="1"))
+    page = client.get(url(table, "loeschen/")).content.decode()
+    assert "Spiel 2 löschen?" in page and 'name="number" value="2"' in page
+    assert Game.objects.count() == 2  # asking deletes nothing
+    client.post(url(table, "loeschen/"), {"number": "2", "version": "2"})
+    assert list(Game.objects.values_list("number", flat=True)) == [1]
+    stale = client.post(url(table, "loeschen/"), {"number": "2", "version": "3"}, follow=True)
+    assert Game.objects.count() == 1 and "flash-error" in stale.content.decode()
+
+
+def test_preview_names_a_value_out_of_range_at_once(client: Client, table) -> None:
+    response = client.post(url(table, "vorschau/"), form(re_points="250"), HTTP_HX_REQUEST="true")
+    html = response.content.decode()
+    assert "240" in html and "field-error" in html
+
+
+def fill_sheet(table) -> None:
+    from scoring.services import Actor, Door
+    from scoring.services.entry import save_game
+    from tournaments.models import Table
+
+    solos = [
+        {"contract": "solo", "solo": "damen", "re": [s], "re_points": 121} for s in (2, 3, 4, 1)
+    ]
+    captain = Actor(Door.CAPTAIN, seat=4, device="another-phone")
+    for facts in [{"contract": "normal", "re": [1, 3], "re_points": 130}] * 20 + solos:
+        save_game(Table.objects.get(pk=table.pk), facts, actor=captain)
+
+
+def test_confirmation_needs_another_phone(client: Client, table) -> None:
+    fill_sheet(table)
+    client.get(url(table))  # the captain's phone gets its device cookie
+    client.post(url(table, "abgeben/"), {"seat": "4", "version": "24"})
+    assert ScoreSheet.objects.get().status == "submitted"
+    same_phone = client.post(url(table, "bestaetigen/"), {"seat": "2"}, follow=True)
+    assert ScoreSheet.objects.get().status == "submitted"
+    assert "flash-error" in same_phone.content.decode()
+    other = Client()
+    other.get(url(table))
+    other.post(url(table, "bestaetigen/"), {"seat": "2"})
+    sheet = ScoreSheet.objects.get()
+    assert sheet.status == "confirmed" and sheet.confirmed_device != sheet.submitted_device

@@ -7,7 +7,7 @@ from tests.factories import add_players
 from tournaments.models import Seat, Series, Tournament
 from tournaments.services import ServiceError
 from tournaments.services.draw import draw_series, swap_players
-from tournaments.services.lifecycle import close_series, start_series
+from tournaments.services.lifecycle import mark_closed, start_series
 
 
 def series(tournament: Tournament, number: int) -> Series:
@@ -57,7 +57,7 @@ def test_steps_out_of_order_are_refused(tournament: Tournament) -> None:
     with pytest.raises(ServiceError):
         start_series(s1)  # not drawn
     with pytest.raises(ServiceError):
-        close_series(s1)  # not running
+        mark_closed(s1)  # not running
     with pytest.raises(ServiceError) as info:
         draw_series(s2, seed=1)  # series 1 not drawn yet
     assert info.value.code == "previous_not_drawn"
@@ -73,12 +73,12 @@ def test_steps_out_of_order_are_refused(tournament: Tournament) -> None:
     with pytest.raises(ServiceError) as info:
         draw_series(s1, seed=4)  # running series cannot be redrawn
     assert info.value.code == "series_started"
-    close_series(s1)
+    mark_closed(s1)
     start_series(s2)
-    close_series(s2)
+    mark_closed(s2)
     draw_series(s3, seed=5, mode="standings")
     start_series(s3)
-    close_series(s3)
+    mark_closed(s3)
     tournament.refresh_from_db()
     assert tournament.status == "finished"
 

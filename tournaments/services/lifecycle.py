@@ -59,8 +59,10 @@ def start_series(series: Series, *, allow_unseated: bool = False) -> Series:
 
 
 @transaction.atomic
-def close_series(series: Series) -> Series:
-    """Entries are locked; afterwards only audited organizer corrections change results."""
+def mark_closed(series: Series) -> Series:
+    """The series' status step to closed. The use case that closes a series, with its
+    check of unconfirmed sheets, is ``scoring.services.closing.close_series``; afterwards
+    only audited organizer corrections change results."""
     series = _locked(series)
     if series.status != Series.Status.RUNNING:
         raise ServiceError(

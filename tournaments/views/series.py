@@ -1,4 +1,5 @@
-"""A series from the organizer's side: draw, redraw, swap, seat latecomers, start, close."""
+"""A series from the organizer's side: draw, redraw, swap, seat latecomers, start (closing is
+the results app's page, ``scoring.views.organizer_actions.CloseSeriesView``)."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from tournaments.services.latecomers import (
     seat_latecomers,
     unseated_players,
 )
-from tournaments.services.lifecycle import close_series, start_series
+from tournaments.services.lifecycle import start_series
 from tournaments.views.mixins import OrganizerMixin
 
 
@@ -67,9 +68,6 @@ class SeriesManageView(OrganizerMixin, TemplateView):
                 messages.success(request, describe_outcome(outcome))
             elif action == "start":
                 return self.start(series)
-            elif action == "close":
-                close_series(series)
-                messages.success(request, _("Series closed."))
         except ServiceError as exc:
             messages.error(request, exc.message)
         return redirect("tournaments:series", slug=self.tournament.slug, number=series.number)

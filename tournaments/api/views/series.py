@@ -1,5 +1,5 @@
-"""The series of a tournament: viewable like the tournament; draw, swap, seat latecomers,
-start and close for its organizers."""
+"""The series of a tournament: viewable like the tournament; draw, swap, seat latecomers and
+start for its organizers. Closing is a results use case: ``scoring.api.views.closing``."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ from tournaments.models import Series
 from tournaments.services import ServiceError
 from tournaments.services.draw import draw_series, swap_players
 from tournaments.services.latecomers import LatecomerOutcome, propose_latecomers, seat_latecomers
-from tournaments.services.lifecycle import close_series, start_series
+from tournaments.services.lifecycle import start_series
 from tournaments.services.standings_order import start_numbers_by_standing
 
 SLUG = OpenApiParameter("slug", str, OpenApiParameter.PATH, description="Tournament.")
@@ -57,7 +57,7 @@ class SeriesViewSet(
 
     def get_queryset(self) -> Any:
         slug = self.kwargs["slug"]
-        if self.action in ("draw", "swap", "latecomers", "start", "close"):
+        if self.action in ("draw", "swap", "latecomers", "start"):
             tournament = organized_tournament(self.request, slug)
         else:
             tournament = viewable_tournament(self.request, slug)
@@ -156,18 +156,6 @@ class SeriesViewSet(
         series = self.get_object()
         data = validated(StartSerializer, request.data)
         start_series(series, allow_unseated=data["allow_unseated"])
-        return self._answer(series)
-
-    @extend_schema(
-        summary="Close a running series: entries are locked",
-        parameters=[SLUG, NUMBER],
-        request=None,
-        responses={200: SeriesSerializer, **ACTION_ERRORS},
-    )
-    @action(detail=True, methods=["post"])
-    def close(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        series = self.get_object()
-        close_series(series)
         return self._answer(series)
 
 

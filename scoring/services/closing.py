@@ -1,0 +1,91 @@
+"""Closing a series: entries end; sheets that were never confirmed are named, the organizer
+closes past them only when he says so, and they stay marked wherever results are shown."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from scoring.models import ScoreSheet
+from scoring.services import Actor
+from scoring.services.entry import record_audit
+from tournaments.models import Series
+from tournaments.services import Refusal, ServiceError
+from tournaments.services.lifecycle import mark_closed
+
+
+@dataclass(frozen=True)
+class Unfinished:
+    """A table whose sheet is not confirmed: ``status`` is open or submitted."""
+
+    table: int
+    status: str
+
+    def label(self) -> str:
+        if self.status == ScoreSheet.Status.SUBMITTED:
+            return _("table %(n)d (submitted, not confirmed)") % {"n": self.table}
+        return _("table %(n)d (not submitted)") % {"n": self.table}
+
+
+def unfinished_sheets(series: Series) -> list[Unfinished]:
+    """The tables of ``series`` whose sheets are not confirmed, in table order (one query)."""
+    confirmed = ScoreSheet.Status.CONFIRMED
+    rows = series.tables.order_by("number").values_list("number", "sheet__status")
+    return [Unfinished(n, status or "open") for n, status in rows if status != confirmed]
+
+
+def unfinished_message(unfinished: list[Unfinished]) -> str:
+    return ngettext(
+        "One sheet is not confirmed: %(tables)s.",
+        "%(count)d sheets are not confirmed: %(tables)s.",
+        len(unfinished),
+    ) % {"count": len(unfinished), "tables": ", ".join(u.label() for u in unfinished)}
+
+
+@transaction.atomic
+def close_series(series: Series, *, actor: Actor, past_unfinished: bool = False) -> Series:
+    """Close ``series``. Tables whose sheets are not confirmed refuse the close unless
+    ``past_unfinished``; then their sheets are marked ``closed_unconfirmed`` and audited.
+    Every sheet's version moves on, under its lock, so no captain's write that started
+    before the close can land after it."""
+    series = Series.objects.select_for_update().select_related("tournament").get(pk=series.pk)
+    if series.status != Series.Status.RUNNING:
+        raise ServiceError("not_running", _("Only a running series can be closed."))
+    tables = list(series.tables.order_by("number"))
+    ScoreSheet.objects.bulk_create(
+        [ScoreSheet(table=t, mode=series.tournament.entry_mode) for t in tables],
+        ignore_conflicts=True,
+    )
+    sheets = list(
+        ScoreSheet.objects.select_for_update(no_key=True)
+        .filter(table__series=series)
+        .order_by("table__number")
+    )
+    by_table = {t.pk: t for t in tables}
+    unfinished = [
+        Unfinished(by_table[s.table_id].number, s.status)
+        for s in sheets
+        if s.status != ScoreSheet.Status.CONFIRMED
+    ]
+    if unfinished and not past_unfinished:
+        raise ServiceError(
+            "unconfirmed_sheets",
+            unfinished_message(unfinished),
+            refusal=Refusal.CONFLICT,
+            data={"tables": [{"table": u.table, "status": u.status} for u in unfinished]},
+        )
+    for sheet in sheets:
+        sheet.version += 1
+        if sheet.status != ScoreSheet.Status.CONFIRMED:
+            sheet.closed_unconfirmed = True
+            table = by_table[sheet.table_id]
+            table.series = series
+            record_audit(
+                table, None, "scoring.sheet.closed_unconfirmed", actor,
+                {"status": sheet.status}, {"closed_unconfirmed": True},
+            )  # fmt: skip
+    ScoreSheet.objects.bulk_update(sheets, ["version", "closed_unconfirmed"])
+    return mark_closed(series)
