@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from drf_spectacular.extensions import OpenApiSerializerExtension
 from drf_spectacular.utils import OpenApiResponse
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 from rest_framework.renderers import JSONRenderer
@@ -54,3 +55,16 @@ class DocsView(JsonErrorsMixin, SpectacularSwaggerSplitView):
     Content-Security-Policy); the page template drops drf-spectacular's inline style."""
 
     template_name = "api/swagger_ui.html"
+
+
+class StrictSerializerExtension(OpenApiSerializerExtension):
+    """Serializers that refuse unknown keys (``StrictSerializerMixin``) say so in the
+    schema: ``additionalProperties: false``, so clients and generated tests know it."""
+
+    target_class = "tournaments.api.base.StrictSerializerMixin"
+    match_subclasses = True
+
+    def map_serializer(self, auto_schema: Any, direction: str) -> dict[str, Any]:
+        schema: dict[str, Any] = auto_schema._map_basic_serializer(self.target, direction)
+        schema["additionalProperties"] = False
+        return schema
