@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from django.utils.translation import gettext
+
 from documents.data import (
     GameRow,
     ResultsInfo,
@@ -29,7 +31,7 @@ MARGIN = 10.0
 CONTENT_W = PAGE_W - 2 * MARGIN
 
 # A layout version: part of every fingerprint, bump it when templates or geometry change.
-LAYOUT_VERSION = "3"
+LAYOUT_VERSION = "4"
 
 
 FULL = "full"
@@ -478,6 +480,22 @@ def _standings_columns(rows: Sequence[StandingRow], series_numbers: Sequence[int
     return columns
 
 
+def unconfirmed_note(info: ResultsInfo, series_number: int | None) -> str:
+    """The footnote naming the tables closed by the organizers before their sheets were
+    confirmed: of one series, or of all (final standings)."""
+    tables: dict[int, list[str]] = {}
+    for table in info.unconfirmed:
+        if series_number in (None, table.series_number):
+            tables.setdefault(table.series_number, []).append(str(table.table_number))
+    if not tables:
+        return ""
+    parts = "; ".join(
+        gettext("series %(series)d: table %(tables)s") % {"series": n, "tables": ", ".join(numbers)}
+        for n, numbers in sorted(tables.items())
+    )
+    return gettext("* Closed by the organizers, not confirmed: %(tables)s.") % {"tables": parts}
+
+
 def standings_pages(
     info: ResultsInfo,
     rows: Sequence[StandingRow],
@@ -498,6 +516,9 @@ def standings_pages(
                     "rows": len(part),
                     "part": index + 1,
                     "parts": len(parts),
+                    "note": unconfirmed_note(info, series_number)
+                    if index == len(parts) - 1
+                    else "",
                 },
             )
         )
