@@ -8,7 +8,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('scoring', '0001_results_audit_idempotency'),
-        ('tournaments', '0006_player_registry_owner'),
+        ('tournaments', '0005_tournament_confirmation'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
