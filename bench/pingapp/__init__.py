@@ -1,4 +1,5 @@
-"""A minimal Django app for ``bench/entry_bench.py``: one POST that inserts one row.
+"""A minimal Django app for ``bench/entry_bench.py``: one POST that inserts one row,
+and the count of SQL statements of every request (``statements.py``, outermost middleware).
 
 Installed only when ``DOKO_BENCH=1`` is in the environment (see ``config/settings.py``);
 it gives the benchmark a floor to compare the game entry endpoint with: the same server,
