@@ -91,3 +91,26 @@ def env_url(
             f"{' or '.join(sorted(s + '://...' for s in schemes))}."
         )
     return value
+
+
+def env_secret(
+    name: str,
+    environ: Mapping[str, str] | None = None,
+    *,
+    min_length: int,
+    min_unique: int = 5,
+) -> str | None:
+    """A secret of at least ``min_length`` characters (and ``min_unique`` different ones);
+    None when unset. The message never repeats the value."""
+    value = _raw(name, environ)
+    if value is None:
+        return None
+    if value.startswith("<") and value.endswith(">"):
+        raise ImproperlyConfigured(f"{name} is still the placeholder from README.md; set a secret.")
+    if len(value) < min_length or len(set(value)) < min_unique:
+        raise ImproperlyConfigured(
+            f"{name} must be at least {min_length} characters long with at least "
+            f"{min_unique} different characters (it has {len(value)}); generate one with "
+            "python -c 'import secrets; print(secrets.token_urlsafe(50))'."
+        )
+    return value

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
-from config.env import env_bool, env_int, env_list, env_str, env_url
+from config.env import env_bool, env_int, env_list, env_secret, env_str, env_url
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -90,9 +90,29 @@ def test_settings_refuse_unknown_database_scheme() -> None:
 def test_settings_refuse_short_secret_key() -> None:
     result = _load_settings(DEBUG="0", SECRET_KEY="short")
     assert result.returncode != 0
-    assert "at least 32 characters" in result.stderr
+    assert "SECRET_KEY must be at least 50 characters" in result.stderr
+    # 32 characters are enough for development, not for production.
+    key = "abcdefgh" * 4
+    assert _load_settings(DEBUG="1", SECRET_KEY=key).returncode == 0
+    result = _load_settings(DEBUG="0", SECRET_KEY=key)
+    assert result.returncode != 0 and key not in result.stderr
+
+
+def test_settings_refuse_a_long_but_trivial_secret_key() -> None:
+    result = _load_settings(DEBUG="0", SECRET_KEY="x" * 60)
+    assert result.returncode != 0
+    assert "5 different characters" in result.stderr
+
+
+def test_env_secret_reader() -> None:
+    assert env_secret("K", {}, min_length=50) is None
+    assert env_secret("K", {"K": "abcde" * 10}, min_length=50) == "abcde" * 10
+    with pytest.raises(ImproperlyConfigured, match="K must be at least 50") as info:
+        env_secret("K", {"K": "hidden-value"}, min_length=50)
+    assert "hidden-value" not in str(info.value)
 
 
 def test_settings_load_in_production_shape() -> None:
-    result = _load_settings(DEBUG="0", SECRET_KEY="x" * 50, ALLOWED_HOSTS="doko.example.org")
+    key = "k3Y-q" * 11
+    result = _load_settings(DEBUG="0", SECRET_KEY=key, ALLOWED_HOSTS="doko.example.org")
     assert result.returncode == 0, result.stderr
