@@ -18,9 +18,10 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -44,17 +45,15 @@ def fingerprint(payload: Any) -> str:
 def current_sheet(table: Table) -> ScoreSheet:
     """The table's sheet for reading; an unsaved empty one before the first entry (a GET
     never writes)."""
-    try:
-        return table.sheet
-    except ScoreSheet.DoesNotExist:
-        return ScoreSheet(table=table, mode=table.series.tournament.entry_mode)
+    sheet = ScoreSheet.objects.filter(table_id=table.pk).first()  # never a cached copy
+    return sheet or ScoreSheet(table=table, mode=table.series.tournament.entry_mode)
 
 
 def lock_sheet(table: Table) -> ScoreSheet:
     """The sheet row, locked and read under the lock (created on first use). Nothing
     references the sheet, so the lock holds up no other table's inserts."""
     locked = ScoreSheet.objects.select_for_update(no_key=True)
-    sheet = locked.filter(table_id=table.pk).first()
+    sheet = next(iter(locked.filter(table_id=table.pk)), None)
     if sheet is None:
         ScoreSheet.objects.get_or_create(
             table=table, defaults={"mode": table.series.tournament.entry_mode}
@@ -62,6 +61,61 @@ def lock_sheet(table: Table) -> ScoreSheet:
         sheet = locked.get(table_id=table.pk)
     sheet.table = table
     return sheet
+
+
+@dataclass
+class Claim:
+    """A sheet locked for one change, with what the change needs: the seats' registrations,
+    the stored rows (records with their dealer), and whether the version is already bumped."""
+
+    sheet: ScoreSheet
+    registrations: dict[int, int]
+    rows: list[dict[str, Any]]
+    bumped: bool
+
+
+def claim_sheet(table: Table, expected_version: int | None) -> Claim:
+    """Lock the sheet and read what a change needs, after the lock.
+
+    On PostgreSQL, when the client names the version it saw, one statement locks the row,
+    moves the version on and returns the seats and rows (``_claim_in_one``); a version
+    that matches proves that every change to the sheet committed before that statement
+    began, so what it returns is current. A refusal later rolls the bump back. Otherwise,
+    the lock first and fresh reads after it."""
+    if expected_version is not None and connection.vendor == "postgresql":
+        claim = _claim_in_one(table)
+        if claim is not None:
+            return claim
+    sheet = lock_sheet(table)
+    seats = Seat.objects.filter(table=table).order_by().values_list("position", "registration")
+    return Claim(sheet, dict(seats), stored_rows(table), bumped=False)
+
+
+def _claim_in_one(table: Table) -> Claim | None:
+    sheets, seats, games = (m._meta.db_table for m in (ScoreSheet, Seat, Game))
+    sql = f"""
+        UPDATE {sheets} SET version = version + 1, last_activity = %s WHERE table_id = %s
+        RETURNING id, version, status, mode, timeout, closed_unconfirmed,
+          (SELECT coalesce(json_agg(json_build_array(s.position, s.registration_id)), '[]')
+             FROM {seats} s WHERE s.table_id = %s),
+          (SELECT coalesce(json_agg(json_build_array(g.record, g.dealer) ORDER BY g.number),
+                           '[]')
+             FROM {games} g WHERE g.table_id = %s)
+    """  # table names come from the models; every value is a parameter
+    now = timezone.now()
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [now, table.pk, table.pk, table.pk])
+        found = cursor.fetchone()
+    if found is None:
+        return None  # no sheet yet: the slow path creates it
+    pk, version, status, mode, timeout, unconfirmed, seat_pairs, game_pairs = found
+    sheet = ScoreSheet(
+        id=pk, table_id=table.pk, version=version, status=status, mode=mode, timeout=timeout,
+        closed_unconfirmed=unconfirmed, last_activity=now,
+    )  # fmt: skip
+    registrations = {int(position): int(reg) for position, reg in seat_pairs}
+    rows = [{**record, "dealer": dealer} for record, dealer in game_pairs]
+    return Claim(sheet, registrations, rows, bumped=True)
 
 
 def mode_of(sheet: ScoreSheet) -> Mode:
@@ -117,8 +171,10 @@ def check_permission(table: Table, sheet: ScoreSheet, actor: Actor, reason: str)
         )
 
 
-def check_version(sheet: ScoreSheet, expected_version: int | None) -> None:
-    if expected_version is not None and expected_version != sheet.version:
+def check_version(sheet: ScoreSheet, expected_version: int | None, *, bumped: bool = False) -> None:
+    """The version the client saw must be the sheet's (before this change's bump)."""
+    current = sheet.version - 1 if bumped else sheet.version
+    if expected_version is not None and expected_version != current:
         raise ServiceError(
             "version_conflict",
             _(
@@ -126,7 +182,7 @@ def check_version(sheet: ScoreSheet, expected_version: int | None) -> None:
                 "Your entry was not saved; please check the current state."
             ),
             refusal=Refusal.CONFLICT,
-            data={"version": sheet.version},
+            data={"version": current},
         )
 
 
@@ -280,12 +336,10 @@ def _save_game(
     table: Table, facts: Any, number: int | None, expected_version: int | None, actor: Actor,
     reason: str, key: str | None, sent: Any,
 ) -> GameEntered:  # fmt: skip
-    sheet = lock_sheet(table)
+    claim = claim_sheet(table, expected_version)
+    sheet, registrations, rows = claim.sheet, claim.registrations, claim.rows
     check_permission(table, sheet, actor, reason)
-    check_version(sheet, expected_version)
-    registrations = dict(Seat.objects.filter(table=table).values_list("position", "registration"))
-    games = list(Game.objects.filter(table=table).order_by("number"))
-    rows = [{**g.record, "dealer": g.dealer} for g in games]
+    check_version(sheet, expected_version, bumped=claim.bumped)
     next_number = len(rows) + 1
     if number is None:
         number = next_number
@@ -302,7 +356,7 @@ def _save_game(
     if new:
         game, before = Game(table=table, series_id=table.series_id, number=number), None
     else:
-        game = games[number - 1]
+        game = Game.objects.get(table=table, number=number)
         before = game_json(game)
         game.revision += 1
     game.dealer = int(completion.data.get("dealer") or 0)
@@ -313,7 +367,8 @@ def _save_game(
     game.breakdown = outcome.breakdown
     game.save()
     _save_scores(game, table, outcome, registrations, new=new)
-    _bump(sheet)
+    if not claim.bumped:
+        _bump(sheet)
     entered = GameEntered(
         game_json(game), state_json(sheet, completion.after.to_json()), created=new
     )

@@ -228,6 +228,8 @@ class GameSaveView(SheetView):
     """Enter the next game (no ``number``) or correct game ``number``."""
 
     def get(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if "number" not in kwargs:  # the entry form lives on the sheet's home page
+            return self.home()
         game = get_object_or_404(Game, table=self.table, number=kwargs["number"])
         return self.page(editing=game)
 

@@ -225,3 +225,8 @@ def test_confirmation_needs_another_phone(client: Client, table) -> None:
     other.post(url(table, "bestaetigen/"), {"seat": "2"})
     sheet = ScoreSheet.objects.get()
     assert sheet.status == "confirmed" and sheet.confirmed_device != sheet.submitted_device
+
+
+def test_get_of_the_entry_address_leads_to_the_sheet(client: Client, table) -> None:
+    response = client.get(url(table, "spiel/"))
+    assert response.status_code == 302 and response["Location"] == url(table)
