@@ -35,7 +35,7 @@ class TournamentForm(forms.ModelForm):
         model = Tournament
         fields = [
             "name", "slug", "starts_on", "ends_on", "venue", "ruleset", "series_count",
-            "is_public", "registration_open", "entry_mode", "tiebreak",
+            "is_public", "registration_open", "entry_mode", "confirmation", "tiebreak",
         ]  # fmt: skip
         widgets = {
             "starts_on": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),

@@ -129,3 +129,15 @@ def test_organizer_corrects_a_player(organizer: APIClient, tournament: Tournamen
     response = organizer.patch(url, {"ddv_number": "4711"}, format="json")
     assert response.status_code == 400
     assert response.json()["error"]["code"] == "ddv_number_taken"
+
+
+def test_confirmation_setting_through_the_api(organizer) -> None:
+    new = {"name": "Sommer", "slug": "sommer-conf", "starts_on": "2027-07-01",
+           "confirmation": "organizer"}  # fmt: skip
+    created = organizer.post("/api/v1/tournaments/", new, format="json")
+    assert created.status_code == 201, created.json()
+    assert created.json()["confirmation"] == "organizer"
+    assert created.json()["entry_mode"] == "entry"
+    bad = organizer.patch("/api/v1/tournaments/sommer-conf/", {"confirmation": "anyone"},
+                          format="json")  # fmt: skip
+    assert bad.status_code == 400 and bad.json()["error"]["field"] == "confirmation"

@@ -37,7 +37,8 @@ class TournamentSerializer(StrictSerializerMixin, serializers.ModelSerializer):
         model = Tournament
         fields = [
             "slug", "name", "starts_on", "ends_on", "venue", "ruleset", "series_count",
-            "status", "is_public", "registration_open", "tiebreak", "series", "created_at",
+            "status", "is_public", "registration_open", "entry_mode", "confirmation", "tiebreak",
+            "series", "created_at",
         ]  # fmt: skip
         read_only_fields = ["status", "created_at"]
 
