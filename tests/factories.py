@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime
 
 from tournaments.models import Player, Registration, Seat, Series, Table, Tournament
+from tournaments.permissions import registry_owner
 from tournaments.services.lifecycle import ensure_series
 
 
@@ -12,10 +13,14 @@ def add_players(
     tournament: Tournament, count: int, *, checked_in: bool = True
 ) -> list[Registration]:
     start = tournament.registrations.count()
+    owner = registry_owner(tournament)
     registrations = []
     for i in range(start + 1, start + count + 1):
         player = Player.objects.create(
-            first_name=f"Vorname{i}", last_name=f"Nachname{i}", club=f"Verein {i % 5}"
+            first_name=f"Vorname{i}",
+            last_name=f"Nachname{i}",
+            club=f"Verein {i % 5}",
+            owner_id=owner,
         )
         registrations.append(
             Registration.objects.create(

@@ -65,7 +65,8 @@ def build_demo(players: int = 46, series: int = 3, seed: int = 2026) -> Tourname
     names = rng.sample([(f, last) for f in FIRST_NAMES for last in LAST_NAMES], players)
     for first, last in names:
         data = PlayerData(first_name=first, last_name=last, club=rng.choice(CLUBS))
-        existing = Player.objects.filter(first_name=first, last_name=last).first()
+        # The demo organizer's own registry: a second run reuses its players.
+        existing = Player.objects.filter(owner=organizer, first_name=first, last_name=last).first()
         register(tournament, data, existing_player=existing, checked_in=True)
     for number in range(1, series + 1):
         draw_series(tournament.series.get(number=number), seed=seed)

@@ -21,8 +21,24 @@ def new_seed() -> int:
 
 
 class Player(models.Model):
-    """One identity across tournaments."""
+    """One identity across the tournaments of one registry.
 
+    Players live in the registry of their ``owner`` (design decision 7): the organizer who
+    runs the tournaments they play in. Nothing of a registry (e-mail, DDV number, even that
+    a player exists) is shown outside it; who may use which registry is decided in
+    ``tournaments.permissions`` alone, so a club account shared by several organizers can
+    later become an owner without touching the callers. A player without owner (never
+    registered, or only in tournaments without organizers) is seen by superusers only.
+    """
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="players",
+        verbose_name=_("registry owner"),
+    )
     first_name = models.CharField(_("first name"), max_length=80)
     last_name = models.CharField(_("last name"), max_length=80)
     club = models.CharField(_("club"), max_length=120, blank=True)
@@ -36,9 +52,9 @@ class Player(models.Model):
         verbose_name_plural = _("players")
         constraints = [
             models.UniqueConstraint(
-                fields=["ddv_number"],
+                fields=["owner", "ddv_number"],
                 condition=~Q(ddv_number=""),
-                name="player_ddv_number_unique",
+                name="player_ddv_number_unique_per_owner",
             ),
         ]
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
 from tests.api.conftest import API
@@ -24,8 +25,12 @@ def test_register_new_player_and_list(organizer: APIClient, tournament: Tourname
     assert listed["count"] == 1 and listed["results"][0]["start_number"] == 1
 
 
-def test_register_known_player_once(organizer: APIClient, tournament: Tournament) -> None:
-    player = Player.objects.create(first_name="Bert", last_name="Meier", ddv_number="123")
+def test_register_known_player_once(
+    organizer: APIClient, tournament: Tournament, alice: User
+) -> None:
+    player = Player.objects.create(
+        first_name="Bert", last_name="Meier", ddv_number="123", owner=alice
+    )
     response = organizer.post(URL, {"player": player.pk}, format="json")
     assert response.status_code == 201
     again = organizer.post(URL, {"player": player.pk}, format="json")
@@ -33,8 +38,10 @@ def test_register_known_player_once(organizer: APIClient, tournament: Tournament
     assert again.json()["error"]["code"] == "already_registered"
 
 
-def test_registration_input_errors(organizer: APIClient, tournament: Tournament) -> None:
-    Player.objects.create(first_name="Bert", last_name="Meier", ddv_number="123")
+def test_registration_input_errors(
+    organizer: APIClient, tournament: Tournament, alice: User
+) -> None:
+    Player.objects.create(first_name="Bert", last_name="Meier", ddv_number="123", owner=alice)
     cases = [
         ({"first_name": "Anna"}, "required", "last_name"),
         ({"first_name": "A", "last_name": "B", "ddv_number": "12a"}, "invalid", "ddv_number"),

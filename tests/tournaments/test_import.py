@@ -89,9 +89,11 @@ def test_import_with_errors_saves_nothing(alice_client: Client, tournament: Tour
 
 
 def test_import_offers_merge_with_known_player(
-    alice_client: Client, tournament: Tournament
+    alice_client: Client, tournament: Tournament, alice
 ) -> None:
-    known = Player.objects.create(first_name="Karla", last_name="Kreuz", club="Dulle e.V.")
+    known = Player.objects.create(
+        first_name="Karla", last_name="Kreuz", club="Dulle e.V.", owner=alice
+    )
     response = upload(alice_client, "liste.csv", GOOD_CSV.encode())
     assert f'<option value="{known.pk}">' in response.content.decode()
     alice_client.post("/verwaltung/herbst/import/", {"confirm": "1", "merge-2": str(known.pk)})

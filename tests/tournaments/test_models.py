@@ -45,12 +45,13 @@ def test_seat_position_unique_and_in_range(tournament: Tournament) -> None:
         Seat.objects.create(table=table, series=series, position=6, registration=b)
 
 
-def test_ddv_number_unique_but_blank_allowed(db) -> None:
-    Player.objects.create(first_name="A", last_name="B", ddv_number="")
-    Player.objects.create(first_name="C", last_name="D", ddv_number="")
-    Player.objects.create(first_name="E", last_name="F", ddv_number="1234")
+def test_ddv_number_unique_per_registry_but_blank_allowed(alice, bob) -> None:
+    Player.objects.create(first_name="A", last_name="B", ddv_number="", owner=alice)
+    Player.objects.create(first_name="C", last_name="D", ddv_number="", owner=alice)
+    Player.objects.create(first_name="E", last_name="F", ddv_number="1234", owner=alice)
+    Player.objects.create(first_name="E", last_name="F", ddv_number="1234", owner=bob)
     with pytest.raises(IntegrityError), transaction.atomic():
-        Player.objects.create(first_name="G", last_name="H", ddv_number="1234")
+        Player.objects.create(first_name="G", last_name="H", ddv_number="1234", owner=alice)
 
 
 def test_tournament_end_not_before_start(db) -> None:

@@ -24,9 +24,11 @@ def test_register_by_form_assigns_next_start_number(
 
 
 def test_register_offers_existing_player_for_merging(
-    alice_client: Client, tournament: Tournament
+    alice_client: Client, tournament: Tournament, alice
 ) -> None:
-    known = Player.objects.create(first_name="Karla", last_name="Kreuz", club="Dulle e.V.")
+    known = Player.objects.create(
+        first_name="Karla", last_name="Kreuz", club="Dulle e.V.", owner=alice
+    )
     response = alice_client.post(
         "/verwaltung/herbst/spieler/", {"first_name": "karla", "last_name": "KREUZ"}
     )
@@ -80,9 +82,9 @@ def test_self_registration_only_while_open(client: Client, tournament: Tournamen
 
 
 def test_self_registration_links_known_player_only_on_ddv_number(
-    client: Client, tournament: Tournament
+    client: Client, tournament: Tournament, alice
 ) -> None:
-    known = Player.objects.create(first_name="Pia", last_name="Pik", ddv_number="42")
+    known = Player.objects.create(first_name="Pia", last_name="Pik", ddv_number="42", owner=alice)
     tournament.registration_open = True
     tournament.save()
     url = f"/turniere/herbst/anmeldung/{tournament.registration_token}/"

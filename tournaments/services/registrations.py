@@ -10,7 +10,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournaments.models import Player, Registration, Series, Tournament
-from tournaments.services import ServiceError
+from tournaments.permissions import registry_owner, tournament_registry
+from tournaments.services import Refusal, ServiceError
 
 
 @dataclass(frozen=True)
@@ -22,16 +23,18 @@ class PlayerData:
     email: str = ""
 
 
-def matching_players(data: PlayerData) -> QuerySet[Player]:
-    """Existing players who are probably this person: the same DDV number, or the same
-    first and last name (case-insensitive)."""
+def matching_players(tournament: Tournament, data: PlayerData) -> QuerySet[Player]:
+    """Players of the tournament's registry who are probably this person: the same DDV
+    number, or the same first and last name (case-insensitive). Never another registry's."""
     same_name = Q(first_name__iexact=data.first_name.strip()) & Q(
         last_name__iexact=data.last_name.strip()
     )
     condition = same_name
     if data.ddv_number:
         condition |= Q(ddv_number=data.ddv_number)
-    return Player.objects.filter(condition).order_by("last_name", "first_name", "pk")
+    return (
+        tournament_registry(tournament).filter(condition).order_by("last_name", "first_name", "pk")
+    )
 
 
 def _next_start_number(tournament: Tournament) -> int:
@@ -44,8 +47,10 @@ def _lock(tournament: Tournament) -> Tournament:
     return Tournament.objects.select_for_update().get(pk=tournament.pk)
 
 
-def _create_player(data: PlayerData) -> Player:
-    if data.ddv_number and Player.objects.filter(ddv_number=data.ddv_number).exists():
+def _create_player(data: PlayerData, owner: int | None) -> Player:
+    """A new player in the registry of ``owner``; a DDV number is unique inside it."""
+    taken = Player.objects.filter(owner_id=owner, ddv_number=data.ddv_number.strip())
+    if data.ddv_number and owner is not None and taken.exists():
         raise ServiceError(
             "ddv_number_taken",
             _("Another player already has the DDV member number %(number)s.")
@@ -58,7 +63,21 @@ def _create_player(data: PlayerData) -> Player:
         club=data.club.strip(),
         ddv_number=data.ddv_number.strip(),
         email=data.email.strip(),
+        owner_id=owner,
     )
+
+
+def _player_not_found() -> ServiceError:
+    # The same answer for an unknown id and another registry's player: no oracle.
+    return ServiceError("player_not_found", _("Player not found."), refusal=Refusal.NOT_FOUND)
+
+
+def _from_registry(tournament: Tournament, player: Player | int) -> Player:
+    pk = player if isinstance(player, int) else player.pk
+    found = tournament_registry(tournament).filter(pk=pk).first()
+    if found is None:
+        raise _player_not_found()
+    return found
 
 
 def _register(tournament: Tournament, player: Player, *, checked_in: bool = False) -> Registration:
@@ -84,9 +103,13 @@ def register(
     existing_player: Player | None = None,
     checked_in: bool = False,
 ) -> Registration:
-    """Register a new player, or ``existing_player`` (a merge with a known identity)."""
+    """Register a new player, or ``existing_player`` (a merge with a known identity of the
+    tournament's registry; another registry's player is refused as unknown)."""
     tournament = _lock(tournament)
-    player = existing_player or _create_player(data)
+    if existing_player is not None:
+        player = _from_registry(tournament, existing_player)
+    else:
+        player = _create_player(data, registry_owner(tournament))
     return _register(tournament, player, checked_in=checked_in)
 
 
@@ -100,20 +123,20 @@ class ImportRow:
 def import_players(tournament: Tournament, rows: list[ImportRow]) -> list[Registration]:
     """All rows or none: any refused row rolls the whole import back."""
     tournament = _lock(tournament)
+    owner = registry_owner(tournament)
     created = []
     for index, row in enumerate(rows, start=1):
         try:
             player = (
-                Player.objects.get(pk=row.merge_with)
+                _from_registry(tournament, row.merge_with)
                 if row.merge_with
-                else _create_player(row.data)
+                else _create_player(row.data, owner)
             )
             created.append(_register(tournament, player))
-        except (ServiceError, Player.DoesNotExist) as exc:
-            message = exc.message if isinstance(exc, ServiceError) else _("Player not found.")
+        except ServiceError as exc:
             raise ServiceError(
                 "import_row_refused",
-                _("Row %(row)d: %(message)s") % {"row": index, "message": message},
+                _("Row %(row)d: %(message)s") % {"row": index, "message": exc.message},
             ) from exc
     return created
 
@@ -127,12 +150,16 @@ def self_register(tournament: Tournament, data: PlayerData) -> Registration:
         raise ServiceError("registration_closed", _("Registration for this tournament is closed."))
     player = None
     if data.ddv_number:
-        player = Player.objects.filter(
-            ddv_number=data.ddv_number,
-            first_name__iexact=data.first_name.strip(),
-            last_name__iexact=data.last_name.strip(),
-        ).first()
-    return _register(tournament, player or _create_player(data))
+        player = (
+            tournament_registry(tournament)
+            .filter(
+                ddv_number=data.ddv_number,
+                first_name__iexact=data.first_name.strip(),
+                last_name__iexact=data.last_name.strip(),
+            )
+            .first()
+        )
+    return _register(tournament, player or _create_player(data, registry_owner(tournament)))
 
 
 def set_checked_in(registration: Registration, present: bool) -> Registration:

@@ -14,7 +14,8 @@ from django.views.generic import FormView, TemplateView
 
 from tournaments import importing
 from tournaments.forms import ImportUploadForm, OrganizerPlayerForm, WithdrawForm
-from tournaments.models import Player, Registration
+from tournaments.models import Registration
+from tournaments.permissions import tournament_registry
 from tournaments.services import ServiceError
 from tournaments.services.registrations import (
     ImportRow,
@@ -62,9 +63,13 @@ class RegistrationListView(OrganizerMixin, FormView):
         merge_with = form.cleaned_data.get("merge_with")
         existing = None
         if merge_with:
-            existing = Player.objects.filter(pk=merge_with).first()
+            # Only a player of this tournament's registry; any other id is ignored.
+            existing = tournament_registry(self.tournament).filter(pk=merge_with).first()
+            if existing is None:
+                form.add_error(None, _("Player not found."))
+                return self.form_invalid(form)
         elif "create_new" not in self.request.POST:
-            candidates = list(matching_players(data)[:5])
+            candidates = list(matching_players(self.tournament, data)[:5])
             if candidates:
                 return self.render_to_response(
                     self.get_context_data(form=form, candidates=candidates)
@@ -154,7 +159,7 @@ class ImportView(OrganizerMixin, TemplateView):
             errors = dict(row.errors)
             candidates = []
             if not errors:
-                candidates = list(matching_players(PlayerData(**row.values))[:3])
+                candidates = list(matching_players(self.tournament, PlayerData(**row.values))[:3])
                 if any(c.pk in registered for c in candidates):
                     errors["last_name"] = _("Already registered for this tournament.")
             preview.append(

@@ -26,10 +26,11 @@ class PlayerSerializer(StrictSerializerMixin, serializers.ModelSerializer):
         read_only_fields = ["id"]
 
     def validate_ddv_number(self, value: str) -> str:
-        taken = Player.objects.filter(ddv_number=value)
-        if self.instance is not None:
-            taken = taken.exclude(pk=self.instance.pk)
-        if value and taken.exists():
+        """Unique inside the player's registry only (nothing is told about others)."""
+        if self.instance is None or self.instance.owner_id is None:
+            return value
+        taken = Player.objects.filter(owner_id=self.instance.owner_id, ddv_number=value)
+        if value and taken.exclude(pk=self.instance.pk).exists():
             raise serializers.ValidationError(
                 _("Another player already has the DDV member number %(number)s.")
                 % {"number": value},

@@ -23,7 +23,12 @@ class RegistrationSerializer(serializers.ModelSerializer):
 
 
 class PlayerField(serializers.PrimaryKeyRelatedField):
-    """A player id; ids beyond what the database stores are simply unknown."""
+    """A player id of the tournament's registry (context ``registry``); ids of another
+    registry and ids beyond what the database stores are simply unknown."""
+
+    def get_queryset(self) -> Any:
+        registry = self.context.get("registry")
+        return registry if registry is not None else Player.objects.none()
 
     def to_internal_value(self, data: Any) -> Player:
         if isinstance(data, int) and not isinstance(data, bool) and not 0 < data < 2**31:
@@ -34,7 +39,7 @@ class PlayerField(serializers.PrimaryKeyRelatedField):
 class RegistrationCreateSerializer(StrictSerializer):
     """Either ``player`` (the id of a known player: a merge) or the data of a new player."""
 
-    player = PlayerField(queryset=Player.objects.all(), required=False, allow_null=True)
+    player = PlayerField(queryset=Player.objects.none(), required=False, allow_null=True)
     first_name = serializers.CharField(max_length=80, required=False)
     last_name = serializers.CharField(max_length=80, required=False)
     club = serializers.CharField(max_length=120, required=False, allow_blank=True, default="")

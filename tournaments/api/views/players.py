@@ -1,5 +1,6 @@
-"""Players (one identity across tournaments), for organizers: the players of their own
-tournaments. New players come in through a registration."""
+"""Players, for organizers: their own registry and the players of the tournaments they
+organize (see ``tournaments.permissions.readable_players``); anybody else's player does not
+exist for them (404). New players come in through a registration."""
 
 from __future__ import annotations
 
@@ -12,12 +13,12 @@ from rest_framework import exceptions, mixins, viewsets
 from tournaments.api.base import ApiMixin
 from tournaments.api.schema import errors
 from tournaments.api.serializers.players import PlayerSerializer
-from tournaments.models import Player
+from tournaments.permissions import readable_players
 
 
 @extend_schema_view(
     list=extend_schema(
-        summary="Players of the requester's tournaments",
+        summary="Players of the requester's registry and tournaments",
         parameters=[OpenApiParameter("q", str, description="Words of the name or club.")],
         responses={200: PlayerSerializer(many=True), **errors(401)},
     ),
@@ -46,9 +47,7 @@ class PlayerViewSet(
         user = self.request.user
         if not user.is_authenticated:
             raise exceptions.NotAuthenticated()
-        players = Player.objects.all()
-        if not getattr(user, "is_superuser", False):
-            players = players.filter(registrations__tournament__organizers=user).distinct()
+        players = readable_players(user)
         query = self.request.query_params.get("q", "").replace("\x00", "")
         for word in query.split()[:5]:
             players = players.filter(

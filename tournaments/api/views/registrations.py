@@ -22,6 +22,7 @@ from tournaments.api.serializers.registrations import (
     WithdrawSerializer,
 )
 from tournaments.models import Registration, Tournament
+from tournaments.permissions import tournament_registry
 from tournaments.services.registrations import PlayerData, register, set_checked_in, withdraw
 
 SLUG = OpenApiParameter("slug", str, OpenApiParameter.PATH, description="Tournament.")
@@ -81,7 +82,11 @@ class RegistrationViewSet(
     )
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         tournament = self.tournament()
-        data = validated(RegistrationCreateSerializer, request.data)
+        data = validated(
+            RegistrationCreateSerializer,
+            request.data,
+            context={"registry": tournament_registry(tournament)},
+        )
         player = data.pop("player", None)
         registration = register(
             tournament,
