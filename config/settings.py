@@ -7,6 +7,7 @@ DATABASE_URL (PostgreSQL) and CELERY_BROKER_URL (Redis); see README.md.
 
 from __future__ import annotations
 
+import datetime
 import secrets
 from pathlib import Path
 
@@ -54,6 +55,7 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "axes",
     "tournaments",
     "scoring",
     "documents",
@@ -73,6 +75,9 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
+    # Innermost, so the refusals they answer still get the security headers above.
+    "tournaments.throttling.FailedCredentialsMiddleware",
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -115,7 +120,9 @@ else:
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # SQLite ignores the covering columns of the standings index (PostgreSQL uses them).
-SILENCED_SYSTEM_CHECKS = ["models.W040"]
+# axes.W006 asks to lock out by address too: logins are locked per account on purpose, since a
+# whole hall shares one NAT address (tournaments/throttling.py).
+SILENCED_SYSTEM_CHECKS = ["models.W040", "axes.W006"]
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -164,6 +171,37 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = TIME_ZONE
+
+# Cache: CACHE_URL, else the broker's Redis, else the memory of each process. Counters of
+# failed links and credentials must be shared by all web processes: production has Redis.
+_cache_url = env_url("CACHE_URL", frozenset({"redis", "rediss"})) or CELERY_BROKER_URL
+CACHES = {
+    "default": (
+        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": _cache_url}
+        if _cache_url
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    )
+    | {"KEY_PREFIX": "doko"}
+}
+
+# Guessing (see tournaments/throttling.py): wrong passwords lock the account (django-axes);
+# failed captain links, registration links and API credentials are refused per address.
+# Successful requests are never counted or refused.
+AUTHENTICATION_BACKENDS = [
+    "tournaments.throttling.LoginAttemptsBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 10, minimum=1, maximum=100)
+AXES_COOLOFF_TIME = datetime.timedelta(
+    minutes=env_int("LOGIN_COOLOFF_MINUTES", 15, minimum=1, maximum=24 * 60)
+)
+AXES_LOCKOUT_PARAMETERS = ["username"]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "tournaments.throttling.login_locked_out"
+TOKEN_FAILURE_LIMIT = env_int("TOKEN_FAILURE_LIMIT", 20, minimum=1, maximum=10_000)
+TOKEN_FAILURE_WINDOW = env_int("TOKEN_FAILURE_WINDOW", 600, minimum=10, maximum=86_400)
+TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0, minimum=0, maximum=5)
+AXES_IPWARE_PROXY_COUNT = TRUSTED_PROXY_COUNT or None
 
 # Documents (PDFs) survive a lost worker: every document task is stopped after
 # DOCUMENT_TASK_TIME_LIMIT seconds (an exception after the soft limit, a kill after the hard

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import copy
+import uuid
+
 import pytest
 
 
@@ -18,3 +21,12 @@ def _celery_eager(request: pytest.FixtureRequest):
     app.conf.task_always_eager = True
     yield
     app.conf.task_always_eager = previous
+
+
+@pytest.fixture(autouse=True)
+def _own_cache(settings) -> None:  # type: ignore[no-untyped-def]
+    """Each test counts failed links and credentials in a cache of its own: the Redis cache of
+    the PostgreSQL run is shared by tests, workers and runs, and is never flushed."""
+    caches = copy.deepcopy(settings.CACHES)
+    caches["default"]["KEY_PREFIX"] = f"test-{uuid.uuid4().hex}"
+    settings.CACHES = caches
