@@ -84,6 +84,12 @@ def claim_sheet(table: Table, expected_version: int | None) -> Claim:
     the lock first and fresh reads after it."""
     if expected_version is not None and connection.vendor == "postgresql":
         claim = _claim_in_one(table)
+        if claim is None:  # the table's first entry: create its sheet, then claim it
+            mode = table.series.tournament.entry_mode
+            ScoreSheet.objects.bulk_create(
+                [ScoreSheet(table_id=table.pk, mode=mode)], ignore_conflicts=True
+            )
+            claim = _claim_in_one(table)
         if claim is not None:
             return claim
     sheet = lock_sheet(table)

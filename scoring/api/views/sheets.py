@@ -15,7 +15,7 @@ from scoring.api.serializers.games import SheetOnlySerializer
 from scoring.api.serializers.sheets import ConfirmSerializer, SheetSerializer, SubmitSerializer
 from scoring.api.service_calls import call
 from scoring.api.views.games import CHANGE_ERRORS, TableMixin
-from scoring.api.views.params import IF_MATCH, TABLE_PATH
+from scoring.api.views.params import DEVICE_ID, IF_MATCH, TABLE_PATH
 from scoring.services.entry import current_sheet, sheet_state
 from scoring.services.sheet import confirm_sheet, findings_for, submit_sheet
 from tournaments.api.base import ApiView, validated
@@ -49,7 +49,7 @@ class SheetView(TableMixin, ApiView):
 class SubmitView(TableMixin, ApiView):
     @extend_schema(
         summary="Submit the sheet (no errors left in the series check)",
-        parameters=[*TABLE_PATH, IF_MATCH],
+        parameters=[*TABLE_PATH, IF_MATCH, DEVICE_ID],
         request=SubmitSerializer,
         responses={200: SheetOnlySerializer, **CHANGE_ERRORS},
     )
@@ -67,7 +67,7 @@ class SubmitView(TableMixin, ApiView):
 class ConfirmView(TableMixin, ApiView):
     @extend_schema(
         summary="Confirm a submitted sheet (another player at the table, or an organizer)",
-        parameters=TABLE_PATH,
+        parameters=[*TABLE_PATH, DEVICE_ID],
         request=ConfirmSerializer,
         responses={200: SheetOnlySerializer, **errors(400, 401, 403, 404)},
     )
