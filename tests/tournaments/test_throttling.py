@@ -51,8 +51,8 @@ def test_wrong_passwords_lock_the_account_for_the_cool_down(
         assert right.status_code == 429 and LOCKED in right.content.decode()
         assert not logged_in(client)
 
-        other = Client()
-        assert login(other, "bob", "pw-bob-123").status_code == 302  # per account only
+        other = Client(HTTP_USER_AGENT="Bob's phone")  # same hall address, another device
+        assert login(other, "bob", "pw-bob-123").status_code == 302
 
         clock.tick(cool_down - datetime.timedelta(seconds=30))
         assert login(client, "alice", "pw-alice-123").status_code == 429
@@ -69,6 +69,13 @@ def test_lockout_page_speaks_german_by_default(client: Client, alice: User) -> N
     assert response.status_code == 429
     assert 'lang="de"' in html and 'role="alert"' in html
     assert 'name="username"' in html and 'value="alice"' in html
+
+
+def test_one_device_trying_many_accounts_is_locked(client: Client, alice: User, bob: User) -> None:
+    for attempt in range(10):
+        login(client, f"someone-{attempt}", "guess")
+    assert login(client, "bob", "pw-bob-123").status_code == 429
+    assert login(Client(HTTP_USER_AGENT="another phone"), "bob", "pw-bob-123").status_code == 302
 
 
 def test_a_success_resets_the_count(client: Client, alice: User) -> None:
