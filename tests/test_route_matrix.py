@@ -1,0 +1,407 @@
+"""The persona matrix over every route of the URL configuration.
+
+The routes are read from the resolver, not listed by hand: a new route without an entry in
+``EXPECT`` fails ``test_every_route_has_an_expectation``. Each route is requested with each
+of its methods by four personas (design.md, style.md):
+
+* ``owner``: Alice, organizer of the tournament (API token; session for the pages);
+* ``other``: Bob, organizer of another tournament;
+* ``captain``: the captain of table 2 (``Authorization: Table <token>``; on the pages he has
+  no account, only his own table's link);
+* ``anonymous``: no credentials.
+
+Path parameters come from the fixtures (Alice's public tournament ``herbst``, series 1
+running, table 1 with one game). A link is a credential: Alice and the captain use the links
+they were given; everybody else can only guess one. Besides the status, no response to
+anyone but the owner may contain a player's e-mail address or DDV number.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.files.base import ContentFile
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from documents.models import GeneratedDocument
+from tests.factories import seat_table
+from tournaments.models import Player, Registration, Series, Table, Tournament
+
+PERSONAS = ("owner", "other", "captain", "anonymous")
+WRITES = ("post", "put", "patch", "delete")
+
+
+@dataclass(frozen=True)
+class Route:
+    name: str  # namespaced
+    methods: tuple[str, ...]
+    params: tuple[str, ...]
+
+
+def _methods(callback: Any) -> tuple[str, ...]:
+    actions = getattr(callback, "actions", None)
+    if actions:
+        return tuple(m for m in ("get", *WRITES) if m in actions)
+    cls = getattr(callback, "view_class", None) or getattr(callback, "cls", None)
+    if cls is not None:
+        allowed = cls.http_method_names
+        return tuple(m for m in ("get", *WRITES) if hasattr(cls, m) and m in allowed)
+    return FUNCTION_METHODS[callback.__name__]
+
+
+FUNCTION_METHODS = {"healthz": ("get",), "set_language": ("post",), "not_found": ("get", "post")}
+
+
+def _walk(patterns: list[Any], namespace: str = "") -> Iterator[Route]:
+    for pattern in patterns:
+        if isinstance(pattern, URLResolver):
+            if pattern.namespace == "admin":
+                continue  # Django's admin: staff only, its own permission system
+            inner = pattern.namespace or ""
+            name = f"{namespace}:{inner}" if namespace and inner else namespace or inner
+            yield from _walk(pattern.url_patterns, name)
+        elif isinstance(pattern, URLPattern) and pattern.name:
+            full = f"{namespace}:{pattern.name}" if namespace else pattern.name
+            params = tuple(pattern.pattern.regex.groupindex)
+            yield Route(full, _methods(pattern.callback), params)
+
+
+def routes() -> list[Route]:
+    found: dict[str, Route] = {}
+    for route in _walk(get_resolver().url_patterns):
+        found.setdefault(route.name, route)  # the same name twice: the first one resolves
+    return sorted(found.values(), key=lambda r: r.name)
+
+
+# Expectations: per route, per persona, the statuses of GET and of the writes.
+# "login" is a redirect to the login page.
+OK = {200}
+OWNER_WRITE = "owner-write"  # any answer to the owner's (empty) input but a refusal or a 5xx
+REACHED = "reached"  # the page, or its redirect to where the sheet continues (not the login)
+API_REFUSED = {401, 403}
+OTHER_REFUSED = {403, 404}
+GUESS = {404}
+
+ORGANIZER_PAGE = {
+    "owner": (REACHED, OWNER_WRITE),
+    "other": ({403}, {403}),
+    "captain": ("login", "login"),
+    "anonymous": ("login", "login"),
+}
+ORGANIZER_API = {
+    "owner": (OK, OWNER_WRITE),
+    "other": ({403}, {403}),
+    "captain": ({401}, {401}),
+    "anonymous": ({401}, {401}),
+}
+PUBLIC_READ_API = {  # GET for everybody (public tournament), changes for the organizers
+    "owner": (OK, OWNER_WRITE),
+    "other": (OK, {403}),
+    "captain": (OK, {401}),
+    "anonymous": (OK, {401}),
+}
+TABLE_API = {  # results of table 1: the captain of table 2 may not change them
+    "owner": (OK, OWNER_WRITE),
+    "other": (OK, {403}),
+    "captain": (OK, {403}),
+    "anonymous": (OK, {401}),
+}
+PUBLIC_PAGE = {p: (OK, {405}) for p in PERSONAS}
+CAPTAIN_LINK = {  # the owner knows every link, the captain his own; the others guess
+    "owner": (REACHED, OWNER_WRITE),
+    "other": (GUESS, GUESS),
+    "captain": (REACHED, OWNER_WRITE),
+    "anonymous": (GUESS, GUESS),
+}
+
+EXPECT: dict[str, dict[str, tuple[Any, Any]]] = {
+    # Everybody
+    "landing": {p: (OK, set()) for p in PERSONAS},
+    "healthz": {p: ({200, 503}, set()) for p in PERSONAS},
+    "set_language": {p: (set(), {302}) for p in PERSONAS},
+    "login": {p: (OK, OK) for p in PERSONAS},  # an empty form: the page with its errors
+    "logout": {p: (set(), {302}) for p in PERSONAS},
+    "api-schema": {p: (OK, set()) for p in PERSONAS},
+    "api-docs": {p: (OK, set()) for p in PERSONAS},
+    "api:not-found": {p: ({404}, {404}) for p in PERSONAS},
+    "api:captain": {
+        "owner": ({401}, set()),
+        "other": ({401}, set()),
+        "captain": (OK, set()),
+        "anonymous": ({401}, set()),
+    },
+    # API: tournaments and players
+    "api:tournament-list": {
+        "owner": (OK, OWNER_WRITE),
+        "other": (OK, OWNER_WRITE),  # any organizer may create a tournament of his own
+        "captain": (OK, {401}),
+        "anonymous": (OK, {401}),
+    },
+    "api:tournament-detail": PUBLIC_READ_API,
+    "api:player-list": {
+        "owner": (OK, set()),
+        "other": (OK, set()),  # his own registry only (see the leak check)
+        "captain": ({401}, set()),
+        "anonymous": ({401}, set()),
+    },
+    "api:player-detail": {
+        "owner": (OK, OWNER_WRITE),
+        "other": ({404}, {404}),  # another registry's player does not exist for him
+        "captain": ({401}, {401}),
+        "anonymous": ({401}, {401}),
+    },
+    # API: registrations (organizers only)
+    "api:registrations": ORGANIZER_API,
+    "api:registration": ORGANIZER_API,
+    "api:registration-check-in": ORGANIZER_API,
+    "api:registration-withdraw": ORGANIZER_API,
+    # API: series and tables
+    "api:series-list": PUBLIC_READ_API,
+    "api:series-detail": PUBLIC_READ_API,
+    "api:series-draw": ORGANIZER_API,
+    "api:series-swap": ORGANIZER_API,
+    "api:series-start": ORGANIZER_API,
+    "api:series-close": ORGANIZER_API,
+    "api:series-latecomers": {**ORGANIZER_API, "owner": ({200, 409}, OWNER_WRITE)},
+    "api:tables": PUBLIC_READ_API,
+    "api:table": PUBLIC_READ_API,
+    "api:standings": PUBLIC_READ_API,
+    "api:series-standings": PUBLIC_READ_API,
+    # API: results of a table
+    "api:games": TABLE_API,
+    "api:game": TABLE_API,
+    "api:sheet": TABLE_API,
+    "api:sheet-submit": TABLE_API,
+    "api:sheet-confirm": TABLE_API,
+    # Public pages
+    "tournaments:list": PUBLIC_PAGE,
+    "tournaments:detail": PUBLIC_PAGE,
+    "tournaments:series-public": PUBLIC_PAGE,
+    "scoring:standings": PUBLIC_PAGE,
+    "scoring:series-standings": PUBLIC_PAGE,
+    "scoring:player": PUBLIC_PAGE,
+    "tournaments:self-register": {  # the link the organizer hands out; the others guess
+        "owner": (OK, OK),
+        "other": (GUESS, GUESS),
+        "captain": (GUESS, GUESS),
+        "anonymous": (GUESS, GUESS),
+    },
+    # The captain's link
+    "scoring:captain": CAPTAIN_LINK,
+    "scoring:captain-game": CAPTAIN_LINK,
+    "scoring:captain-correct": CAPTAIN_LINK,
+    "scoring:captain-preview": CAPTAIN_LINK,
+    "scoring:captain-delete": CAPTAIN_LINK,
+    "scoring:captain-submit": CAPTAIN_LINK,
+    "scoring:captain-confirm": CAPTAIN_LINK,
+    # Organizer pages
+    "tournaments:create": {
+        "owner": (OK, OWNER_WRITE),
+        "other": (OK, OWNER_WRITE),
+        "captain": ("login", "login"),
+        "anonymous": ("login", "login"),
+    },
+    "tournaments:manage": ORGANIZER_PAGE,
+    "tournaments:edit": ORGANIZER_PAGE,
+    "tournaments:registrations": ORGANIZER_PAGE,
+    "tournaments:registration": ORGANIZER_PAGE,
+    "tournaments:import": ORGANIZER_PAGE,
+    "tournaments:checkin": ORGANIZER_PAGE,
+    "tournaments:checkin-toggle": ORGANIZER_PAGE,
+    "tournaments:series": ORGANIZER_PAGE,
+    "scoring:sheet": ORGANIZER_PAGE,
+    "scoring:sheet-game": ORGANIZER_PAGE,
+    "scoring:sheet-correct": ORGANIZER_PAGE,
+    "scoring:sheet-preview": ORGANIZER_PAGE,
+    "scoring:sheet-delete": ORGANIZER_PAGE,
+    "scoring:sheet-submit": ORGANIZER_PAGE,
+    "scoring:sheet-confirm": ORGANIZER_PAGE,
+    "scoring:sheet-action": ORGANIZER_PAGE,
+    "scoring:progress": ORGANIZER_PAGE,
+    "scoring:audit": ORGANIZER_PAGE,
+    "scoring:call-time": ORGANIZER_PAGE,
+    "scoring:penalties": ORGANIZER_PAGE,
+    "scoring:close-series": ORGANIZER_PAGE,
+    "documents:series": ORGANIZER_PAGE,
+    "documents:results": ORGANIZER_PAGE,
+    "documents:status": ORGANIZER_PAGE,
+    "documents:download": ORGANIZER_PAGE,
+}
+
+EXPLICIT_PATHS = {"api:not-found": "/api/v1/no-such-thing/"}
+ROUTES = routes()
+CASES = [
+    pytest.param(route, persona, method, id=f"{route.name}-{persona}-{method}")
+    for route in ROUTES
+    if route.name in EXPECT
+    for persona in PERSONAS
+    for method in route.methods
+]
+
+
+def test_every_route_has_an_expectation() -> None:
+    missing = sorted(r.name for r in ROUTES if r.name not in EXPECT)
+    assert not missing, f"Routes without an expectation in EXPECT: {missing}"
+    stale = sorted(set(EXPECT) - {r.name for r in ROUTES})
+    assert not stale, f"Expectations of routes that no longer exist: {stale}"
+
+
+def test_matrix_size() -> None:
+    """Routes x personas x methods; printed for the record (pytest -s)."""
+    methods = sum(len(r.methods) for r in ROUTES)
+    print(f"\npersona matrix: {len(ROUTES)} routes, {methods} route methods, "
+          f"{len(PERSONAS)} personas: {len(CASES)} requests")  # fmt: skip
+    assert len(CASES) == methods * len(PERSONAS)
+
+
+@dataclass
+class World:
+    tournament: Tournament
+    tables: list[Table]
+    registration: Registration
+    player: Player
+    document: GeneratedDocument
+    secrets: list[str]
+    clients: dict[str, tuple[Client, APIClient]]
+
+
+@pytest.fixture
+def world(db: None, settings: Any, tmp_path: Any) -> World:
+    settings.MEDIA_ROOT = tmp_path
+    alice = User.objects.create_user("alice")
+    bob = User.objects.create_user("bob")
+    tournament = Tournament.objects.create(
+        name="Herbst", slug="herbst", starts_on="2026-11-28", series_count=2,
+        registration_open=True,
+    )  # fmt: skip
+    tournament.organizers.add(alice)
+    from tournaments.services.lifecycle import ensure_series
+
+    ensure_series(tournament)
+    bobs = Tournament.objects.create(name="Bobs", slug="bobs", starts_on="2026-12-05")
+    bobs.organizers.add(bob)
+    registrations = []
+    for i in range(1, 9):
+        player = Player.objects.create(
+            first_name=f"Vorname{i}", last_name=f"Nachname{i}", club="Dulle", owner=alice,
+            email=f"geheim{i}@example.org", ddv_number=f"98765{i}",
+        )  # fmt: skip
+        registrations.append(
+            Registration.objects.create(tournament=tournament, player=player, start_number=i)
+        )
+    series = tournament.series.get(number=1)
+    tables = [seat_table(series, registrations[:4], 1), seat_table(series, registrations[4:], 2)]
+    Series.objects.filter(pk=series.pk).update(status=Series.Status.RUNNING)
+    captain = APIClient()
+    captain.credentials(HTTP_AUTHORIZATION=f"Table {tables[0].captain_token}")
+    game = {"contract": "normal", "re": [1, 3], "re_points": 130, "dealer": 1}
+    response = captain.post(
+        "/api/v1/tournaments/herbst/series/1/tables/1/games/", game, format="json",
+        HTTP_IF_MATCH="0", HTTP_IDEMPOTENCY_KEY="matrix",
+    )  # fmt: skip
+    assert response.status_code == 201, response.content
+    captain.credentials(HTTP_AUTHORIZATION=f"Table {tables[1].captain_token}")
+    response = captain.post(
+        "/api/v1/tournaments/herbst/series/1/tables/2/games/", game, format="json",
+        HTTP_IF_MATCH="0", HTTP_IDEMPOTENCY_KEY="matrix-2",
+    )  # fmt: skip
+    assert response.status_code == 201, response.content
+    document = GeneratedDocument.objects.create(
+        kind=GeneratedDocument.Kind.RESULTS, tournament=tournament, language="de",
+        fingerprint="matrix", status=GeneratedDocument.Status.DONE,
+    )  # fmt: skip
+    document.file.save("results.pdf", ContentFile(b"%PDF-1.4\n%%EOF\n"))
+
+    def clients(user: User | None, header: str | None) -> tuple[Client, APIClient]:
+        page, api = Client(), APIClient()
+        if user is not None:
+            page.force_login(user)
+        if header is not None:
+            api.credentials(HTTP_AUTHORIZATION=header)
+        return page, api
+
+    return World(
+        tournament=tournament,
+        tables=tables,
+        registration=registrations[0],
+        player=registrations[0].player,
+        document=document,
+        secrets=[f"geheim{i}@example.org" for i in range(1, 9)]
+        + [f"98765{i}" for i in range(1, 9)],
+        clients={
+            "owner": clients(alice, f"Token {Token.objects.create(user=alice).key}"),
+            "other": clients(bob, f"Token {Token.objects.create(user=bob).key}"),
+            "captain": clients(None, f"Table {tables[1].captain_token}"),
+            "anonymous": clients(None, None),
+        },
+    )
+
+
+def path_for(route: Route, world: World, persona: str) -> str:
+    if route.name in EXPLICIT_PATHS:
+        return EXPLICIT_PATHS[route.name]
+    table = world.tables[0]
+    values: dict[str, Any] = {
+        "slug": world.tournament.slug,
+        "number": 1,
+        "table": table.number,
+        "table_id": table.pk,
+        "start_number": world.registration.start_number,
+        "game": 1,
+    }
+    if route.name.startswith("scoring:captain"):
+        known = {"owner": table.captain_token, "captain": world.tables[1].captain_token}
+        values["token"] = known.get(persona, "guessed-link")
+    if route.name == "tournaments:self-register":
+        values["token"] = (
+            world.tournament.registration_token if persona == "owner" else "guessed-link"
+        )
+    if route.name.startswith("documents:"):
+        values["pk"] = world.document.pk
+    elif route.name.startswith("tournaments:"):
+        values["pk"] = world.registration.pk
+    elif route.name == "api:player-detail":
+        values["pk"] = world.player.pk
+    return reverse(route.name, kwargs={k: values[k] for k in route.params})
+
+
+def _matches(expected: Any, response: Any) -> bool:
+    status = response.status_code
+    to_login = status == 302 and response["Location"].startswith("/login/")
+    if expected == "login":
+        return to_login
+    if expected == REACHED:
+        return status == 200 or (status == 302 and not to_login)
+    if expected == OWNER_WRITE:
+        return status < 500 and status not in (401, 403, 404) and not to_login
+    return status in expected
+
+
+@pytest.mark.parametrize(("route", "persona", "method"), CASES)
+def test_route_matrix(world: World, route: Route, persona: str, method: str) -> None:
+    page, api = world.clients[persona]
+    path = path_for(route, world, persona)
+    client = api if path.startswith("/api/") else page
+    if method == "get":
+        response = client.get(path)
+    elif client is api:
+        response = getattr(client, method)(path, {}, format="json")
+    else:
+        response = getattr(client, method)(path, {})
+    read, write = EXPECT[route.name][persona]
+    expected = read if method == "get" else write
+    assert _matches(expected, response), (
+        f"{method.upper()} {path} as {persona}: {response.status_code}, expected {expected}"
+    )
+    if persona != "owner" and not getattr(response, "streaming", False):
+        body = response.content.decode(errors="replace")
+        leaked = [secret for secret in world.secrets if secret in body]
+        assert not leaked, f"{method.upper()} {path} as {persona} shows {leaked}"
+    response.close()
