@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from tournaments.seating import (
@@ -232,7 +232,25 @@ def test_zero_repeats_where_possible(n, r):
     n=st.integers(min_value=40, max_value=400).filter(is_valid_count),
     seed=st.integers(min_value=0, max_value=2**31),
 )
+# Version 2 broke the rotation for these (see the regression test below).
+@example(n=82, seed=71685718)
+@example(n=70, seed=1282502805)
 def test_zero_repeats_and_fair_fives_for_large_counts(n, seed):
+    plan = draw_tournament(n, 8, seed)
+    assert plan.repeats == 0
+    assert_fair_fives(series_of(plan), n)
+
+
+@pytest.mark.parametrize(
+    ("n", "seed"),
+    [(82, 71685718), (70, 1282502805), (43, 0), (66, 1), (70, 0), (78, 2), (82, 1), (115, 1)],
+)
+def test_fair_fives_when_a_round_of_five_tables_ends(n, seed):
+    """Regression (version 2): the last players of a round without a five-player table must
+    all take the tables of five, and they had met. Version 2's strict search left repeats
+    for all of these, and its relaxed plan gave somebody a second table of five while others
+    had none (all but the last two). Version 3 prepares the end of the round and repairs the
+    whole plan before it bends the rotation."""
     plan = draw_tournament(n, 8, seed)
     assert plan.repeats == 0
     assert_fair_fives(series_of(plan), n)

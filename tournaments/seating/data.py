@@ -8,7 +8,7 @@ from typing import Any, Literal
 
 #: Bump whenever the same input can produce a different plan. It is published with every
 #: plan so that anyone can re-run the draw with the same code.
-ALGORITHM_VERSION = "2"
+ALGORITHM_VERSION = "3"
 
 DrawMode = Literal["random", "standings"]
 

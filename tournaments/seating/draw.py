@@ -32,9 +32,16 @@ from .sizes import table_sizes
 SERIES_STEPS = 1500
 REPAIR_STEPS = 100
 REPAIR_ROUNDS = 150
-#: The whole-plan repair only runs for up to this many players (above it the series-by-series
-#: search reaches zero repeats by itself).
+#: The first whole-plan repair only runs for up to this many players (above it the
+#: series-by-series search nearly always reaches zero repeats by itself); the fair second
+#: attempt repairs for every count.
 REPAIR_MAX_PLAYERS = 64
+#: The fair second attempt only runs from this many players on: there the strict search
+#: nearly always reaches zero repeats and the rotation is promised; below, it rarely helps
+#: and would double the time of the plans that need the relaxed search or the layered design.
+FAIR_RETRY_MIN_PLAYERS = 40
+#: Improving moves of the look-ahead that prepares the last players of a five-table round.
+LOOKAHEAD_STEPS = 60
 
 
 def draw_tournament(n_players: int, n_series: int, seed: int) -> TournamentPlan:
@@ -170,6 +177,7 @@ def _solve_series(
     steps: int,
     *,
     soft: bool = True,
+    lookahead: bool = False,
 ) -> Tables:
     need = sum(size for size in sizes if size == 5)
     at_five, movable = _five_flags(fives, need, rng)
@@ -183,6 +191,68 @@ def _solve_series(
             low = min(fives)
             price = [4 ** min(count - low, 12) for count in fives]
             tables, _ = tabu_series(tables, met, movable, movable, rng, steps, five_price=price)
+    if lookahead and not soft:
+        tables = _prepare_round_end(tables, met, fives, need, rng)
+    return tables
+
+
+def _prepare_round_end(
+    tables: Tables, met: CostRows, fives: Sequence[int], need: int, rng: random.Random
+) -> Tables:
+    """Choose who of the fewest-fives level is left for the next series' tables of five.
+
+    When fewer than ``2 * need`` players of the lowest level stay at tables of four, the
+    next series must seat (nearly) all of them at the tables of five: the rotation leaves no
+    choice there, and players who already met cannot be split up any more. So among the
+    players of that level, exchange one at a table of five with one at a table of four
+    (which keeps the rotation exact and adds no repeat) while that lowers the number of
+    pairs among the players left over who already met, or sit together now.
+    """
+    if not need:
+        return tables
+    low = min(fives)
+    level = [p for p, count in enumerate(fives) if count == low]
+    left = len(level) - need
+    if not 0 < left < 2 * need:
+        return tables
+    tables = [list(table) for table in tables]
+    where = {p: t for t, table in enumerate(tables) for p in table}
+    at_five = [p for p in level if len(tables[where[p]]) == 5]
+    rest = {p for p in level if len(tables[where[p]]) == 4}
+
+    def price(p: int, table: int, without: int) -> int:
+        row = met[p]
+        return sum(row.get(x, 0) for x in tables[table] if x != without and x != p)
+
+    def clashes(p: int, table: int, without: int) -> int:
+        row = met[p]
+        return sum(1 for y in rest if y != without and (y in row or where[y] == table))
+
+    for _ in range(LOOKAHEAD_STEPS):
+        best = 0
+        choices: list[tuple[int, int]] = []
+        for p in at_five:
+            a = where[p]
+            for q in sorted(rest):
+                b = where[q]
+                repeats = price(p, b, q) - price(p, a, p) + price(q, a, p) - price(q, b, q)
+                if repeats > 0:
+                    continue
+                delta = repeats * 4 * need * need + clashes(p, b, q) - clashes(q, b, q)
+                if delta < best:
+                    best, choices = delta, [(p, q)]
+                elif delta == best and choices:
+                    choices.append((p, q))
+        if not choices:
+            break
+        p, q = choices[0] if len(choices) == 1 else rng.choice(choices)
+        a, b = where[p], where[q]
+        tables[a][tables[a].index(p)] = q
+        tables[b][tables[b].index(q)] = p
+        where[p], where[q] = b, a
+        at_five[at_five.index(p)] = q
+        rest.remove(q)
+        rest.add(p)
     return tables
 
 
@@ -204,6 +274,21 @@ def _draw_plan_cached(
     # it beyond). The plan with fewer repeats is kept, so no plan has more repeats than in
     # version 1, and every plan version 1 drew without repeats is unchanged.
     plan, repeats = _search_plan(base, n, sizes, n_series, rng, soft=False)
+    if repeats and 5 in sizes and n >= FAIR_RETRY_MIN_PLAYERS:
+        # Version 3: before bending the rotation, a second strict attempt that prepares the
+        # end of every five-table round and repairs the whole plan for any count.
+        other, other_repeats = _search_plan(
+            base,
+            n,
+            sizes,
+            n_series,
+            random.Random(f"{seed}/fair"),
+            soft=False,
+            lookahead=True,
+            repair_max=None,
+        )
+        if other_repeats < repeats:
+            plan, repeats = other, other_repeats
     if repeats and 5 in sizes:
         other, other_repeats = _search_plan(
             base, n, sizes, n_series, random.Random(f"{seed}/soft"), soft=True
@@ -251,8 +336,11 @@ def _search_plan(
     rng: random.Random,
     *,
     soft: bool,
+    lookahead: bool = False,
+    repair_max: int | None = REPAIR_MAX_PLAYERS,
 ) -> tuple[list[Tables], int]:
-    """Series by series after the base design, then (small N) the whole-plan repair."""
+    """Series by series after the base design, then (up to ``repair_max`` players, None for
+    any count) the whole-plan repair."""
     plan = [[list(table) for table in tables] for tables in base]
     for _ in range(len(plan), n_series):
         met = _meetings(n, plan)
@@ -262,10 +350,12 @@ def _search_plan(
                 if len(table) == 5:
                     for p in table:
                         fives[p] += 1
-        plan.append(_solve_series(sizes, met, fives, rng, SERIES_STEPS, soft=soft))
+        plan.append(
+            _solve_series(sizes, met, fives, rng, SERIES_STEPS, soft=soft, lookahead=lookahead)
+        )
     floor = repeat_lower_bound(n, [sizes] * n_series)
     repeats = repair_plan(plan, n, rng, rounds=0, steps_per_round=0)
-    if repeats > floor and n <= REPAIR_MAX_PLAYERS:
+    if repeats > floor and (repair_max is None or n <= repair_max):
         repeats = repair_plan(
             plan, n, rng, rounds=REPAIR_ROUNDS, steps_per_round=REPAIR_STEPS, floor=floor
         )
