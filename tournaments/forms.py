@@ -46,6 +46,11 @@ class TournamentForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         if self.instance.pk is None and not self.is_bound:
             self.initial.setdefault("tiebreak", ["best_series", "last_series"])
+        # A form sent without the choice (older clients, scripts) keeps the current one.
+        self.fields["confirmation"].required = False
+
+    def clean_confirmation(self) -> str:
+        return self.cleaned_data.get("confirmation") or self.instance.confirmation
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()

@@ -17,7 +17,9 @@ from django.test import Client
 ROOT = Path(__file__).resolve().parents[2]
 PROJECT_VARIABLES = re.compile(
     r"^(DEBUG|SECRET_KEY|ALLOWED_HOSTS|CSRF_TRUSTED_ORIGINS|SITE_URL|DATABASE_URL|CELERY_\w+"
-    r"|CACHE_URL|SECURE_\w+|LOG_LEVEL)$"
+    r"|CACHE_URL|SECURE_\w+|LOG_LEVEL"
+    # set in-process by the browser tests' fixture; a deployment never has it
+    r"|DJANGO_ALLOW_ASYNC_UNSAFE)$"
 )
 
 
