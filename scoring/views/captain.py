@@ -106,7 +106,10 @@ class SheetView(View):
         records = [{**g.record, "dealer": g.dealer} for g in games]
         nxt, findings = review(self.table, sheet, records, len(seats))
         names = {s.position: s.registration.player for s in seats}
-        sitting = editing.record.get("sitting_out") if editing else nxt["sitting_out"]
+        if editing is not None:  # at a five-player table the game's dealer sat out
+            sitting = editing.dealer if len(seats) == 5 else None
+        else:
+            sitting = nxt["sitting_out"]
         if form is None:
             form = self.new_form(seats, nxt, editing, sitting)
         posted_key = self.request.POST.get("idempotency_key", "")

@@ -230,3 +230,12 @@ def test_confirmation_needs_another_phone(client: Client, table) -> None:
 def test_get_of_the_entry_address_leads_to_the_sheet(client: Client, table) -> None:
     response = client.get(url(table, "spiel/"))
     assert response.status_code == 302 and response["Location"] == url(table)
+
+
+def test_correcting_a_transcribed_row_at_five_leaves_out_its_sitter(client: Client, db) -> None:
+    five = running_table(make_tournament(slug="paper5", entry_mode="transcription"), size=5)
+    row = {"points_2": "3", "points_3": "3", "points_4": "-3", "points_5": "-3"}
+    client.post(url(five, "spiel/"), {**row, "sitting_out": "1", "version": "0"})
+    assert Game.objects.get().dealer == 1
+    page = client.get(url(five, "spiel/1/")).content.decode()
+    assert 'name="points_2"' in page and 'name="points_1"' not in page
