@@ -77,30 +77,28 @@ class Claim:
 def claim_sheet(table: Table, expected_version: int | None) -> Claim:
     """Lock the sheet and read what a change needs, after the lock.
 
-    On PostgreSQL, when the client names the version it saw, one statement locks the row,
-    moves the version on and returns the seats and rows (``_claim_in_one``); a version
+    On PostgreSQL, when the client names the version it saw, one statement creates or locks
+    the row, moves the version on and returns the seats and rows (``_claim_in_one``); a version
     that matches proves that every change to the sheet committed before that statement
     began, so what it returns is current. A refusal later rolls the bump back. Otherwise,
     the lock first and fresh reads after it."""
     if expected_version is not None and connection.vendor == "postgresql":
-        claim = _claim_in_one(table)
-        if claim is None:  # the table's first entry: create its sheet, then claim it
-            mode = table.series.tournament.entry_mode
-            ScoreSheet.objects.bulk_create(
-                [ScoreSheet(table_id=table.pk, mode=mode)], ignore_conflicts=True
-            )
-            claim = _claim_in_one(table)
-        if claim is not None:
-            return claim
+        return _claim_in_one(table)
     sheet = lock_sheet(table)
     seats = Seat.objects.filter(table=table).order_by().values_list("position", "registration")
     return Claim(sheet, dict(seats), stored_rows(table), bumped=False)
 
 
-def _claim_in_one(table: Table) -> Claim | None:
+def _claim_in_one(table: Table) -> Claim:
+    """The sheet row, created for the table's first entry (an upsert), locked and its
+    version moved on, with the seats and the stored rows: one statement."""
     sheets, seats, games = (m._meta.db_table for m in (ScoreSheet, Seat, Game))
     sql = f"""
-        UPDATE {sheets} SET version = version + 1, last_activity = %s WHERE table_id = %s
+        INSERT INTO {sheets} AS sheet (table_id, version, status, mode, timeout,
+            closed_unconfirmed, submitted_device, confirmed_device, last_activity)
+        VALUES (%s, 1, %s, %s, false, false, '', '', %s)
+        ON CONFLICT (table_id) DO UPDATE
+            SET version = sheet.version + 1, last_activity = EXCLUDED.last_activity
         RETURNING id, version, status, mode, timeout, closed_unconfirmed,
           (SELECT coalesce(json_agg(json_build_array(s.position, s.registration_id)), '[]')
              FROM {seats} s WHERE s.table_id = %s),
@@ -109,11 +107,10 @@ def _claim_in_one(table: Table) -> Claim | None:
              FROM {games} g WHERE g.table_id = %s)
     """  # table names come from the models; every value is a parameter
     now = timezone.now()
+    params = [table.pk, ScoreSheet.Status.OPEN.value, table.series.tournament.entry_mode, now]
     with connection.cursor() as cursor:
-        cursor.execute(sql, [now, table.pk, table.pk, table.pk])
+        cursor.execute(sql, [*params, table.pk, table.pk])
         found = cursor.fetchone()
-    if found is None:
-        return None  # no sheet yet: the slow path creates it
     pk, version, status, mode, timeout, unconfirmed, seat_pairs, game_pairs = found
     sheet = ScoreSheet(
         id=pk, table_id=table.pk, version=version, status=status, mode=mode, timeout=timeout,
