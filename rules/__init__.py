@@ -1,7 +1,7 @@
 """Doppelkopf rules engine: DDV tournament rules (TSR) as pure Python, no Django import.
 
-The authority is ``shared/rules/ddv-tsr.md`` ("the spec"); open points follow the decisions in
-``shared/design.md``. Full reference: ``docs/rules-engine.md``.
+The authority is ``docs/rules/ddv-tsr.md`` ("the spec"); open points follow
+``docs/rules/decisions.md``. Full reference: ``docs/rules-engine.md``.
 
 Public API (everything takes a ``RuleSet``; nothing raises for bad input data)
 -------------------------------------------------------------------------------
