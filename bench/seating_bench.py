@@ -5,7 +5,7 @@ Run: .venv/bin/python bench/seating_bench.py [--seeds 3] [--series 2,4,6,7,8] [-
 For every player count N and number of series R it prints the repeats (pairs sitting together
 again, summed over the plan; the mean over the seeds), a simple lower bound, and the time of
 one full plan. "random" shuffles the players and cuts them into tables for every series.
-Targets (issue 4): zero repeats for N = 32..400 with R <= 8; N = 400, R = 8 in under 2 s.
+Targets: zero repeats for N = 32..400 with R <= 8; N = 400, R = 8 in under 2 s.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Hypothesis properties of game scoring (issue 3, item 7).
+"""Hypothesis properties of game scoring.
 
 Each property is a predicate over (scorer, record); the real test asserts it for the engine's
 ``score``, and a "mutant" test shows with ``hypothesis.find`` that the same predicate rejects a
