@@ -26,14 +26,27 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from rules import DDV, GameRecord, next_game, parse_record, score, validate_series
 from rules.cards import max_augen, min_augen
 from rules.cli import score_line
+from rules.deck import augen_possible
 from rules.testing import series_game
 
 LEVELS = [None, None, None, "ansage", "ansage", "90", "60", "30", "schwarz"]
+POSSIBLE_AUGEN = [a for a in range(241) if augen_possible(a)]
 SOLOS = ["karo", "herz", "pik", "kreuz", "damen", "buben", "fleischlos"]
 
 
 def random_record(rng: random.Random) -> dict[str, Any]:
-    """A valid record, mostly normal games as at a real table."""
+    """A valid record, mostly normal games as at a real table.
+
+    Drawn until the engine accepts it: Augen, tricks and extras drawn independently are not
+    always a hand the 48-card deck allows (``rules/deck.py``).
+    """
+    while True:
+        data = _candidate(rng)
+        if isinstance(parse_record(data, DDV), GameRecord):
+            return data
+
+
+def _candidate(rng: random.Random) -> dict[str, Any]:
     contract = rng.choices(["normal", "hochzeit", "stille_hochzeit", "solo"], [80, 6, 2, 12])[0]
     five = rng.random() < 0.2
     seats = [1, 2, 3, 4, 5] if five else [1, 2, 3, 4]
@@ -87,7 +100,7 @@ def random_series(rng: random.Random) -> list[dict[str, Any]]:
         else:
             data = series_game(nxt.dealer)
             data["re"] = sorted(rng.sample([1, 2, 3, 4], 2))
-            data["re_points"] = rng.randint(0, 240)
+            data["re_points"] = rng.choice(POSSIBLE_AUGEN)
         record = parse_record(data, DDV)
         assert isinstance(record, GameRecord), record
         games.append(data)

@@ -27,6 +27,9 @@ compulsory solo, games left). ``complete_game(stored, facts, table_size, ruleset
 timeout=...) -> Completion`` completes a new or corrected game from one replay of the sheet:
 the table reports the game's facts; seats, dealer, sitting out, compulsory and forced
 (``DERIVED_FIELDS``) follow from the sheet and are checked if sent (design decision 8).
+Both game records (``rules.series``) and paper rows (``rules.transcription``) are replayed by
+one machine, ``rules.replay`` (``Replay``, ``GameFacts``, ``validate_sheet``,
+``next_on_sheet``), which also holds the finding vocabulary.
 
 Penalties and timing: ``minor_penalty`` / ``severe_penalty`` build the ``penalties`` of a
 record (spec 9); ``announcement_deadline``, ``reply_deadline``, ``earliest_cards_in_hand``,

@@ -52,19 +52,17 @@ from dataclasses import dataclass
 
 from rules.errors import EngineError, InvalidInput, fail
 from rules.gamerecord import Penalty
-from rules.ruleset import RuleSet
-from rules.series import (
-    _SEVERITY,
+from rules.replay import (
     Finding,
+    GameFacts,
     NextGame,
     SeriesReport,
-    Severity,
-    _check_table_size,
-    _end_findings,
-    _Facts,
-    _json_row,
-    _State,
+    SheetReader,
+    json_row,
+    next_on_sheet,
+    validate_sheet,
 )
+from rules.ruleset import RuleSet
 
 __all__ = [
     "TranscribedRow",
@@ -107,7 +105,7 @@ class TranscribedRow:
         """The row in the input format (round-trips through ``parse_transcribed``)."""
         data: dict[str, object] = {
             "dealer": self.dealer,
-            "scores": _json_row(self.row),
+            "scores": json_row(self.row),
             "soloist": self.soloist,
             "compulsory": self.compulsory,
             "forced": self.forced,
@@ -239,7 +237,7 @@ def check_transcribed_row(
     out: list[Finding] = []
 
     def report(code: str, **data: object) -> None:
-        out.append(Finding(_SEVERITY[code], code, game, data))
+        out.append(Finding.of(code, game, **data))
 
     total = sum(net.values())
     if total:
@@ -253,9 +251,9 @@ def check_transcribed_row(
         and len({net[s] % 2 for s in active}) > 1
         and not _soloist_credit(row, net, active, ruleset)
     ):
-        report("row_parity", row=_json_row(entered))
+        report("row_parity", row=json_row(entered))
     if not _shape_ok(row, net, active, ruleset):
-        report("row_shape", row=_json_row(entered))
+        report("row_shape", row=json_row(entered))
     return tuple(out)
 
 
@@ -322,8 +320,8 @@ def _soloist_credit(
 # --- the sheet -----------------------------------------------------------------------------
 
 
-def _facts(row: TranscribedRow) -> _Facts:
-    return _Facts(
+def _facts(row: TranscribedRow) -> GameFacts:
+    return GameFacts(
         dealer=row.dealer,
         not_played=row.not_played,
         solo=row.soloist is not None,
@@ -333,19 +331,19 @@ def _facts(row: TranscribedRow) -> _Facts:
     )
 
 
-def _lenient_facts(data: object, table_size: int) -> _Facts:
+def _lenient_facts(data: object, table_size: int) -> GameFacts:
     """Best guess for an invalid row, so one bad row does not derail the sequence."""
     if isinstance(data, TranscribedRow):
         return _facts(data)
     if type(data) is not dict:
-        return _Facts(dealer=None)
+        return GameFacts(dealer=None)
 
     def seat_or_none(value: object) -> int | None:
         return value if type(value) is int and 1 <= value <= table_size else None
 
     soloist = seat_or_none(data.get("soloist"))
     solo = soloist is not None
-    return _Facts(
+    return GameFacts(
         dealer=seat_or_none(data.get("dealer")),
         not_played=data.get("not_played") is True,
         solo=solo,
@@ -355,8 +353,19 @@ def _lenient_facts(data: object, table_size: int) -> _Facts:
     )
 
 
-def _row_or_error(data: object, table_size: int, rs: RuleSet) -> TranscribedRow | EngineError:
-    return data if isinstance(data, TranscribedRow) else parse_transcribed(data, table_size, rs)
+def _reader(table_size: int, rs: RuleSet) -> SheetReader[TranscribedRow]:
+    def read(data: object) -> TranscribedRow | EngineError:
+        if isinstance(data, TranscribedRow):
+            return data
+        return parse_transcribed(data, table_size, rs)
+
+    return SheetReader(
+        read=read,
+        facts=_facts,
+        lenient=lambda data: _lenient_facts(data, table_size),
+        seats=lambda row: len(row.seats),
+        check=lambda row, index: check_transcribed_row(row, rs, index),
+    )
 
 
 def validate_transcription(
@@ -374,32 +383,8 @@ def validate_transcription(
     ``check_transcribed_row``. Raises ``ValueError`` for a table size the rule set does not
     allow (as ``validate_series``).
     """
-    _check_table_size(table_size, ruleset)
-    state = _State(table_size, timeout, ruleset)
-    findings: list[Finding] = []
-    for index, data in enumerate(rows, 1):
-        row = _row_or_error(data, table_size, ruleset)
-        if isinstance(row, EngineError):
-            findings.append(
-                Finding(Severity.ERROR, "invalid_game", index, {"error": row.to_json()})
-            )
-            state.step(_lenient_facts(data, table_size), findings)
-            continue
-        if len(row.seats) != table_size:
-            findings.append(
-                Finding(
-                    Severity.ERROR,
-                    "table_size_mismatch",
-                    index,
-                    {"expected": table_size, "actual": len(row.seats)},
-                )
-            )
-        else:
-            findings.extend(check_transcribed_row(row, ruleset, index))
-        state.step(_facts(row), findings)
-    if complete:
-        _end_findings(state, findings)
-    return SeriesReport(tuple(findings), state.next_game())
+    reader = _reader(table_size, ruleset)
+    return validate_sheet(rows, table_size, ruleset, reader, timeout=timeout, complete=complete)
 
 
 def next_transcribed(
@@ -410,10 +395,4 @@ def next_transcribed(
     timeout: bool = False,
 ) -> NextGame:
     """What comes next after ``rows``; cheap: no row checks, no findings (``next_game``)."""
-    _check_table_size(table_size, ruleset)
-    state = _State(table_size, timeout, ruleset)
-    for data in rows:
-        row = _row_or_error(data, table_size, ruleset)
-        facts = _lenient_facts(data, table_size) if isinstance(row, EngineError) else _facts(row)
-        state.step(facts, None)
-    return state.next_game()
+    return next_on_sheet(rows, table_size, ruleset, _reader(table_size, ruleset), timeout=timeout)
