@@ -7,8 +7,8 @@ from django.apps import apps
 from django.urls import include, path, re_path, register_converter
 from rest_framework.routers import SimpleRouter
 
+from common.api.errors import not_found
 from scoring.api.views import captain, closing, games, sheets, standings
-from tournaments.api.errors import not_found
 from tournaments.api.views import players, registrations, series, tables, tournaments
 
 app_name = "api"

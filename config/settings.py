@@ -223,7 +223,7 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
-    "DEFAULT_METADATA_CLASS": "tournaments.api.metadata.BasicMetadata",
+    "DEFAULT_METADATA_CLASS": "common.api.metadata.BasicMetadata",
     "PAGE_SIZE": 100,
 }
 SPECTACULAR_SETTINGS = {
@@ -248,7 +248,7 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", Fals
 SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
 SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", not DEBUG)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
-CSRF_FAILURE_VIEW = "tournaments.api.errors.csrf_failure"  # the error JSON under /api/
+CSRF_FAILURE_VIEW = "common.api.errors.csrf_failure"  # the error JSON under /api/
 
 # Content-Security-Policy (django-csp): scripts, styles, fonts and images from our own
 # static files only; no inline script or style (htmx is told so in templates/base.html).

@@ -3,14 +3,14 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from django.views.generic import TemplateView
 
+from common.api.schema import DocsView, SchemaView
 from config.health import healthz
-from tournaments.api.schema import DocsView, SchemaView
 
 # Django's error pages: the error JSON under /api/, the usual pages elsewhere.
-handler400 = "tournaments.api.errors.bad_request"
-handler403 = "tournaments.api.errors.permission_denied"
-handler404 = "tournaments.api.errors.page_not_found"
-handler500 = "tournaments.api.errors.server_error"
+handler400 = "common.api.errors.bad_request"
+handler403 = "common.api.errors.permission_denied"
+handler404 = "common.api.errors.page_not_found"
+handler500 = "common.api.errors.server_error"
 
 urlpatterns = [
     path("", TemplateView.as_view(template_name="landing.html"), name="landing"),

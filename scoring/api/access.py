@@ -19,12 +19,12 @@ from django.utils.translation import gettext as _
 from rest_framework.authentication import SessionAuthentication, TokenAuthentication
 from rest_framework.request import Request
 
+from common.api.base import ApiMixin
+from common.api.errors import ApiError
 from scoring.api.authentication import TableAuthentication, captain_table
 from scoring.api.headers import device_id
 from scoring.services import Actor, Door
 from tournaments.api.access import require_organizer
-from tournaments.api.base import ApiMixin
-from tournaments.api.errors import ApiError
 from tournaments.models import Series, Table
 from tournaments.permissions import can_view
 

@@ -17,7 +17,7 @@ import re
 from django.utils.translation import gettext as _
 from rest_framework.request import Request
 
-from tournaments.api.errors import ApiError
+from common.api.errors import ApiError
 
 _VERSION = re.compile(r'^(?:W/)?"?([0-9]{1,9})"?$')
 _KEY = re.compile(r"^[\x21-\x7e]{1,80}$")

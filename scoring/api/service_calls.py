@@ -9,11 +9,11 @@ from django.db import DataError
 from django.utils.translation import gettext as _
 from rest_framework.response import Response
 
+from common.api.errors import ApiError, raise_service_error
 from scoring.messages import engine_error_message
 from scoring.models import Game
 from scoring.services import GameEntered, SheetChanged
 from scoring.services.entry import current_sheet, game_json, sheet_state
-from tournaments.api.errors import ApiError, raise_service_error
 from tournaments.models import Table
 from tournaments.services import ServiceError
 

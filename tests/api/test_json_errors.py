@@ -12,8 +12,8 @@ from django.test import Client, RequestFactory
 from drf_spectacular.generators import SchemaGenerator
 from rest_framework.test import APIClient
 
+from common.api import errors
 from tests.api.conftest import API
-from tournaments.api import errors
 from tournaments.models import Table
 
 METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE")
@@ -87,7 +87,7 @@ def test_wrong_methods_on_known_addresses_answer_405_json(
             if method in allowed or (method in ("HEAD", "OPTIONS") and "GET" in allowed):
                 continue
             if method == "OPTIONS":
-                continue  # answered for every view (tournaments.api.metadata)
+                continue  # answered for every view (common.api.metadata)
             for client, extra in ((organizer, {}), (browser, CSRF_HEADER)):
                 response = _request(client, method, url, **extra)
                 assert_error_json(response, 405, "method_not_allowed")

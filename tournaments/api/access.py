@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from rest_framework import exceptions
 from rest_framework.request import Request
 
-from tournaments.api.errors import ApiError
+from common.api.errors import ApiError
 from tournaments.models import Series, Tournament
 from tournaments.permissions import can_view, is_organizer
 

@@ -2,8 +2,8 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from common.api.base import StrictSerializer
 from scoring.api.serializers.games import GameSerializer, SheetStateSerializer
-from tournaments.api.base import StrictSerializer
 
 
 class FindingSerializer(serializers.Serializer):

@@ -11,12 +11,12 @@ from rest_framework import exceptions, serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from common.api.base import ApiView
+from common.api.schema import errors
 from scoring.api.access import ScoringMixin
 from scoring.api.authentication import captain_table
 from scoring.api.serializers.games import SheetStateSerializer
 from scoring.services.entry import current_sheet, sheet_state
-from tournaments.api.base import ApiView
-from tournaments.api.schema import errors
 from tournaments.api.serializers.tables import SeatSerializer
 
 

@@ -12,11 +12,11 @@ from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from common.api.base import ApiView, validated
+from common.api.schema import errors
 from scoring.services import Actor, Door
 from scoring.services.closing import close_series
 from tournaments.api.access import organized_tournament, series_of
-from tournaments.api.base import ApiView, validated
-from tournaments.api.schema import errors
 from tournaments.api.serializers.series import SeriesSerializer
 from tournaments.models import Series
 

@@ -14,6 +14,9 @@ from rest_framework.generics import GenericAPIView
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from common.api.base import validated
+from common.api.errors import ApiError
+from common.api.schema import errors
 from scoring.api.access import ScoringMixin, table_from_url, writer
 from scoring.api.headers import expected_version, idempotency_key
 from scoring.api.serializers.games import (
@@ -35,9 +38,6 @@ from scoring.api.views.params import (
 from scoring.messages import engine_error_message
 from scoring.models import Game
 from scoring.services.entry import delete_last_game, game_json, save_game
-from tournaments.api.base import validated
-from tournaments.api.errors import ApiError
-from tournaments.api.schema import errors
 from tournaments.models import Table
 
 CHANGE_ERRORS = {

@@ -9,6 +9,8 @@ from drf_spectacular.utils import extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from common.api.base import ApiView, validated
+from common.api.schema import errors
 from scoring.api.access import writer
 from scoring.api.headers import expected_version
 from scoring.api.serializers.games import SheetOnlySerializer
@@ -18,8 +20,6 @@ from scoring.api.views.games import CHANGE_ERRORS, TableMixin
 from scoring.api.views.params import DEVICE_ID, IF_MATCH, TABLE_PATH
 from scoring.services.entry import current_sheet, sheet_state
 from scoring.services.sheet import confirm_sheet, findings_for, submit_sheet
-from tournaments.api.base import ApiView, validated
-from tournaments.api.schema import errors
 
 
 class SheetView(TableMixin, ApiView):

@@ -8,11 +8,11 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from common.api.base import ApiView
+from common.api.schema import errors
 from scoring.api.serializers.standings import StandingsSerializer
 from scoring.standings import overall_standings, series_standings
 from tournaments.api.access import series_of, viewable_tournament
-from tournaments.api.base import ApiView
-from tournaments.api.schema import errors
 
 SLUG = OpenApiParameter("slug", str, OpenApiParameter.PATH, description="Tournament.")
 NUMBER = OpenApiParameter("number", int, OpenApiParameter.PATH, description="Series number.")

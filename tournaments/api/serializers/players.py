@@ -7,7 +7,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from rest_framework import serializers
 
-from tournaments.api.base import StrictSerializerMixin
+from common.api.base import StrictSerializerMixin
 from tournaments.models import Player
 
 ddv_number_validator = RegexValidator(

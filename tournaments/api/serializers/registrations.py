@@ -5,7 +5,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from rest_framework import serializers
 
-from tournaments.api.base import StrictSerializer
+from common.api.base import StrictSerializer
 from tournaments.api.serializers.players import PlayerSerializer, ddv_number_validator
 from tournaments.models import Player, Registration
 

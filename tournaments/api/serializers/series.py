@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from tournaments.api.base import StrictSerializer
+from common.api.base import StrictSerializer
 from tournaments.models import Series
 
 

@@ -6,7 +6,7 @@ from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from tournaments.api.base import StrictSerializerMixin
+from common.api.base import StrictSerializerMixin
 from tournaments.forms import TIEBREAK_CHOICES, ruleset_choices
 from tournaments.models import Tournament
 from tournaments.services.setup import settings_problems

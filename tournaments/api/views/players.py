@@ -10,8 +10,8 @@ from django.db.models import Q
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import exceptions, mixins, viewsets
 
-from tournaments.api.base import ApiMixin
-from tournaments.api.schema import errors
+from common.api.base import ApiMixin
+from common.api.schema import errors
 from tournaments.api.serializers.players import PlayerSerializer
 from tournaments.permissions import readable_players
 

@@ -12,9 +12,9 @@ from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from common.api.base import ApiMixin, validated
+from common.api.schema import errors
 from tournaments.api.access import organized_tournament
-from tournaments.api.base import ApiMixin, validated
-from tournaments.api.schema import errors
 from tournaments.api.serializers.registrations import (
     CheckInSerializer,
     RegistrationCreateSerializer,

@@ -14,9 +14,9 @@ from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from common.api.base import ApiMixin, validated
+from common.api.schema import errors
 from tournaments.api.access import organized_tournament, viewable_tournament
-from tournaments.api.base import ApiMixin, validated
-from tournaments.api.schema import errors
 from tournaments.api.serializers.series import (
     DrawSerializer,
     LatecomersSerializer,

@@ -9,9 +9,9 @@ from django.http import Http404
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import mixins, viewsets
 
+from common.api.base import ApiMixin
+from common.api.schema import errors
 from tournaments.api.access import series_of, viewable_tournament
-from tournaments.api.base import ApiMixin
-from tournaments.api.schema import errors
 from tournaments.api.serializers.tables import TableSerializer
 from tournaments.models import Table
 from tournaments.permissions import is_organizer

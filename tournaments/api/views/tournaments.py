@@ -11,9 +11,9 @@ from rest_framework import exceptions, mixins, viewsets
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from common.api.base import ApiMixin
+from common.api.schema import errors
 from tournaments.api.access import organized_tournament, viewable_tournament, visible_tournaments
-from tournaments.api.base import ApiMixin
-from tournaments.api.schema import errors
 from tournaments.api.serializers.tournaments import TournamentSerializer
 from tournaments.models import Tournament
 from tournaments.services.setup import save_tournament

@@ -11,8 +11,8 @@ from rest_framework.permissions import AllowAny
 from rest_framework.renderers import JSONRenderer
 from rest_framework.views import APIView
 
-from tournaments.api.errors import UNKNOWN_FIELD, api_exception_handler
-from tournaments.api.pagination import BoundedLimitOffsetPagination
+from common.api.errors import UNKNOWN_FIELD, api_exception_handler
+from common.api.pagination import BoundedLimitOffsetPagination
 
 
 class SafeJSONParser(JSONParser):

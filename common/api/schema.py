@@ -11,7 +11,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 
-from tournaments.api.errors import ErrorSerializer, api_exception_handler
+from common.api.errors import ErrorSerializer, api_exception_handler
 
 
 def errors(*codes: int) -> dict[int, OpenApiResponse]:
@@ -61,7 +61,7 @@ class StrictSerializerExtension(OpenApiSerializerExtension):
     """Serializers that refuse unknown keys (``StrictSerializerMixin``) say so in the
     schema: ``additionalProperties: false``, so clients and generated tests know it."""
 
-    target_class = "tournaments.api.base.StrictSerializerMixin"
+    target_class = "common.api.base.StrictSerializerMixin"
     match_subclasses = True
 
     def map_serializer(self, auto_schema: Any, direction: str) -> dict[str, Any]:
