@@ -23,7 +23,8 @@ class ProgressView(OrganizerMixin, TemplateView):
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)
         series = get_object_or_404(self.tournament.series, number=kwargs["number"])
-        context.update(series=series, progress=series_progress(series))
+        order = self.request.GET.get("order", "")
+        context.update(series=series, progress=series_progress(series, order))
         return context
 
 
