@@ -1,15 +1,23 @@
-"""Organizer pages of the results: progress board, table sheets with audited corrections."""
+"""Organizer pages of the results: progress board, the change log."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from django import forms
+from django.core.paginator import Paginator
+from django.db.models import Q, QuerySet
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext_lazy as _
 from django.views.generic import TemplateView
 
+from scoring.audit_text import codes_of_kind, describe_entries, kind_choices
 from scoring.models import AuditEntry
 from scoring.progress import series_progress
+from tournaments.models import Table, Tournament
 from tournaments.views.mixins import OrganizerMixin
+
+AUDIT_PAGE_SIZE = 50
 
 
 class ProgressView(OrganizerMixin, TemplateView):
@@ -28,12 +36,62 @@ class ProgressView(OrganizerMixin, TemplateView):
         return context
 
 
+class AuditFilterForm(forms.Form):
+    """The change log's filter (GET): series, table number, kind of change. A value that is
+    not one of the choices is reported and ignored, never an error page."""
+
+    series = forms.TypedChoiceField(label=_("Series"), coerce=int, required=False)
+    table = forms.TypedChoiceField(label=_("Table"), coerce=int, required=False)
+    kind = forms.ChoiceField(label=_("Kind"), required=False)
+
+    def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        everything = [("", _("all"))]
+        numbers = tournament.series.values_list("number", flat=True)
+        tables = (
+            Table.objects.filter(series__tournament=tournament)
+            .values_list("number", flat=True)
+            .distinct()
+            .order_by("number")
+        )
+        self.fields["series"].choices = everything + [(n, n) for n in numbers]
+        self.fields["table"].choices = everything + [(n, n) for n in tables]
+        self.fields["kind"].choices = everything + kind_choices()
+
+    def filter(self, entries: QuerySet[AuditEntry]) -> QuerySet[AuditEntry]:
+        self.is_valid()
+        data = getattr(self, "cleaned_data", {})
+        if data.get("series") not in (None, ""):
+            number = data["series"]
+            entries = entries.filter(
+                Q(table__series__number=number)
+                | Q(table__isnull=True, action="scoring.penalty.created", after__series=number)
+            )
+        if data.get("table") not in (None, ""):
+            entries = entries.filter(table__number=data["table"])
+        if data.get("kind"):
+            entries = entries.filter(action__in=codes_of_kind(data["kind"]))
+        return entries
+
+
 class AuditLogView(OrganizerMixin, TemplateView):
+    """Every change to results, newest first, in words; filtered and paged."""
+
     template_name = "scoring/organizer/audit.html"
 
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)
-        context["entries"] = AuditEntry.objects.filter(tournament=self.tournament).select_related(
+        form = AuditFilterForm(self.request.GET or None, tournament=self.tournament)
+        entries = AuditEntry.objects.filter(tournament=self.tournament).select_related(
             "table__series", "user"
-        )[:500]
+        )
+        if self.request.GET:
+            entries = form.filter(entries)
+        page = Paginator(entries, AUDIT_PAGE_SIZE).get_page(self.request.GET.get("page"))
+        context.update(
+            form=form,
+            page=page,
+            lines=describe_entries(list(page.object_list)),
+            filtered=any(self.request.GET.get(k) for k in ("series", "table", "kind")),
+        )
         return context
