@@ -3,16 +3,32 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import Registration, Tournament
 from tournaments.services.setup import settings_problems
 
+StrOrPromise = str | Promise
 
-def ruleset_choices() -> list[tuple[str, str]]:
+
+#: The rule-set presets as the interface names them, translated. The engine's own labels
+#: (``rules.ruleset``) stay plain text for its command line; a preset missing here fails
+#: tests/tournaments/test_tournament_form.py.
+RULESET_LABELS: dict[str, StrOrPromise] = {
+    "ddv": _("DDV tournament rules"),
+    "haus_25": _("DDV, five-player tables play 25 games (20 + 5 compulsory solos)"),
+    "haus_bock": _(
+        "House rules: Bock games (x2 each, up to two stacked), second Dulle beats the first "
+        "except in the last trick, no back door"
+    ),
+}
+
+
+def ruleset_choices() -> list[tuple[str, StrOrPromise]]:
     from rules.ruleset import PRESETS
 
-    return [(key, preset.label) for key, preset in PRESETS.items()]
+    return [(key, RULESET_LABELS.get(key, preset.label)) for key, preset in PRESETS.items()]
 
 
 TIEBREAK_CHOICES = [
