@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib import messages
-from django.db.models import Q, QuerySet
+from django.db.models import Count, Q, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
@@ -14,7 +15,7 @@ from django.views.generic import FormView, TemplateView
 
 from tournaments import importing
 from tournaments.forms import ImportUploadForm, OrganizerPlayerForm, WithdrawForm
-from tournaments.models import Registration
+from tournaments.models import Registration, Tournament
 from tournaments.permissions import tournament_registry
 from tournaments.services import ServiceError
 from tournaments.services.registrations import (
@@ -194,6 +195,21 @@ class ImportView(OrganizerMixin, TemplateView):
         return redirect("tournaments:registrations", slug=self.tournament.slug)
 
 
+@dataclass(frozen=True)
+class HeadCount:
+    """The check-in counter: players present at the door of all registered."""
+
+    present: int
+    total: int
+
+
+def head_count(tournament: Tournament) -> HeadCount:
+    counts = tournament.registrations.aggregate(
+        total=Count("pk"), present=Count("pk", filter=Q(checked_in=True))
+    )
+    return HeadCount(present=counts["present"], total=counts["total"])
+
+
 class CheckInView(OrganizerMixin, TemplateView):
     """The list at the door: search as you type, one tap to check in or out."""
 
@@ -208,8 +224,7 @@ class CheckInView(OrganizerMixin, TemplateView):
         context.update(
             query=query,
             registrations=search(registrations, query),
-            present=self.tournament.registrations.filter(checked_in=True).count(),
-            total=self.tournament.registrations.count(),
+            count=head_count(self.tournament),
         )
         return context
 
@@ -226,9 +241,14 @@ class CheckInToggleView(OrganizerMixin, View):
         )
         set_checked_in(registration, request.POST.get("present") == "1")
         if request.headers.get("HX-Request"):
+            # The row in place and the counter out of band: the head count follows every tap.
             return render(
                 request,
-                "tournaments/organizer/_checkin_row.html",
-                {"r": registration, "tournament": self.tournament},
+                "tournaments/organizer/_checkin_toggled.html",
+                {
+                    "r": registration,
+                    "tournament": self.tournament,
+                    "count": head_count(self.tournament),
+                },
             )
         return redirect("tournaments:checkin", slug=self.tournament.slug)
