@@ -22,7 +22,7 @@ from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import set_rollback
 
-from tournaments.services import Refusal, ServiceError
+from common.services import Refusal, ServiceError
 
 UNKNOWN_FIELD = gettext_lazy("Unknown field.")
 CSRF_FAILED = gettext_lazy(
