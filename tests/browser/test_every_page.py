@@ -1,0 +1,390 @@
+"""Every HTML page of every role, on a phone, in German and in English.
+
+The page list is not written by hand: it is the URL configuration (the walk of
+``tests/test_route_matrix.py``) filled with the demo tournament's objects. A new route is
+visited without editing this test; a route that cannot be visited (a file, a fragment) must
+be listed in ``EXCLUDED`` with its reason, or the test fails. Routes with a series or a table
+are visited twice: for the running series and for a closed one.
+
+Who visits what follows the URLs by audience: ``/verwaltung/`` the demo organizer (logged
+in), ``/tisch/`` the captain of table 1 (his link, no account), everything else an anonymous
+visitor. Every page is opened at 390 x 844 in German and in English and checked for
+
+* the answer: 200, or the one redirect listed in ``REDIRECTS``;
+* no horizontal overflow: the document is not wider than the layout viewport (``scrollWidth``
+  against ``clientWidth``; on a phone ``window.innerWidth`` is no measure, it grows with an
+  overflowing page as the browser zooms out to show it);
+* tables: every row has as many cells as the header (colspan and rowspan counted), in the
+  HTML and among the cells the phone's CSS shows;
+* no developer text: dotted action codes, Python reprs, template syntax, unformatted
+  placeholders; on German pages no English tell-tale words, on English pages no German ones;
+* no script error and no Content-Security-Policy violation in the console.
+
+All failures are collected and reported in one assertion, one line per problem.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.test import Client
+from django.urls import reverse
+
+from documents.models import GeneratedDocument
+from documents.services import generate_inline, request_document
+from tests.test_route_matrix import Route, routes
+from tournaments.demo import DEMO_USER, build_demo
+from tournaments.models import Series, Tournament
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+Kind = GeneratedDocument.Kind
+WIDTH, HEIGHT = 390, 844
+LANGUAGES = ("de", "en")
+PUBLIC, ORGANIZER, CAPTAIN = "public", "organizer", "captain"
+GAME = 2  # the game number of the correction pages; every table of the demo has it
+
+# Named GET routes outside /api/ that are not opened as pages, and why. A name here that is
+# no longer a route fails the test, so the list stays honest.
+EXCLUDED = {
+    "healthz": "JSON for the monitoring, not a page",
+    "documents:status": "htmx fragment polled by the print pages, which are visited",
+    "documents:download": "the PDF file itself (its page one is in docs/screenshots/)",
+}
+
+# GET routes that answer with a redirect by design: route -> the route they lead to.
+REDIRECTS = {
+    "scoring:captain-game": "scoring:captain",  # the entry form lives on the sheet's page
+    "scoring:sheet-game": "scoring:sheet",
+}
+
+# Developer text that must never reach a page, in any language.
+APPS = r"scoring|tournaments|documents|rules"
+RAW_TEXT = {
+    "action code": re.compile(rf"\b(?:{APPS})\.[a-z_]+(?:\.[a-z_]+)*"),
+    "Python repr": re.compile(r"\{'|\[\{|\[\]|<built-in|object at 0x|\b(?:None|True|False)\b"),
+    "template syntax": re.compile(r"\{\{|\}\}|\{%|%\}"),
+    "unformatted placeholder": re.compile(r"%\(\w+\)[sdif]|%[sd]\b"),
+}
+# Words that give away an untranslated string (case-sensitive, whole words).
+TELL_TALE = {
+    "de": re.compile(
+        r"\b(?:the|and|of|with|is|are|to|from|by|for|not|no|all|each|this|that|what|which|"
+        r"Seat|seat|Table|Tables|table|tables|Game|Games|game|games|Series|series|Player|"
+        r"Players|player|players|captain|Captain|link|Save|Submit|Delete|Show|points|won|lost|"
+        r"wins|entered|saved|confirmed|submitted|corrected|deleted|reopened|running|closed|"
+        r"finished|Standings|standings|Print|Back|My|Rank|Party|party|Seating|Penalty|Soloist|"
+        r"tournament|tournaments|sheet|Sheet|Order|Leave|House|Correct|correction|change|"
+        r"changes|below|behind|first|last|second|wrong|empty|minutes)\b"
+    ),
+    "en": re.compile(
+        r"\b(?:und|der|das|nicht|oder|ist|mit|noch|keine|bitte|Spiel|Spiele|Tisch|Tische|"
+        r"Platz|Serie|Punkte|gewonnen|verloren|Tabelle|Speichern|Abgeben|Spieler|eingetragen|"
+        r"Listenführer|Strafpunkte|Augen|Stiche|Geber|Solist|Liste|Turniere)\b"
+    ),
+}
+
+CHECKS_JS = """() => {
+  // What a phone user can open must fit too.
+  document.querySelectorAll('details').forEach((d) => { d.open = true; });
+  const root = document.documentElement;
+  const width = root.clientWidth;
+  const describe = (el) => el.tagName.toLowerCase() + (el.id ? '#' + el.id : '')
+      + [...el.classList].map((c) => '.' + c).join('');
+  const wide = [];
+  if (root.scrollWidth > width) {
+    const right = (e) => e.getBoundingClientRect().right;
+    for (const el of document.body.querySelectorAll('*')) {
+      if (right(el) > width + 1 && ![...el.children].some((c) => right(c) > width + 1)) {
+        wide.push(describe(el) + ' ' + Math.round(right(el)));
+        if (wide.length === 3) break;
+      }
+    }
+  }
+  const shown = (el) => el.getClientRects().length > 0;
+  // Widths of consecutive rows of one section, rowspans of earlier rows counted.
+  const widths = (rows, visibleOnly) => {
+    let carried = [];
+    return rows.map((row) => {
+      let w = carried.reduce((sum, c) => sum + c.span, 0);
+      carried = carried.map((c) => ({span: c.span, rows: c.rows - 1})).filter((c) => c.rows > 0);
+      for (const cell of row.cells) {
+        if (visibleOnly && !shown(cell)) continue;
+        w += cell.colSpan;
+        const rows = cell.rowSpan === 0 ? 1000 : cell.rowSpan;
+        if (rows > 1) carried.push({span: cell.colSpan, rows: rows - 1});
+      }
+      return w;
+    });
+  };
+  const tables = [];
+  document.querySelectorAll('table').forEach((table, index) => {
+    let head = table.tHead ? [...table.tHead.rows] : [];
+    const bodies = [...table.tBodies].map((b) => [...b.rows]);
+    if (!head.length && bodies.length && bodies[0].length > 1
+        && [...bodies[0][0].cells].every((c) => c.tagName === 'TH')) {
+      head = [bodies[0].shift()];
+    }
+    if (!head.length) return;
+    if (table.tFoot) bodies.push([...table.tFoot.rows]);
+    for (const visibleOnly of [false, true]) {
+      if (visibleOnly && !shown(table)) continue;
+      const header = Math.max(...widths(head, visibleOnly));
+      const wrong = new Map();  // width -> [count, first cell of the first such row]
+      for (const rows of bodies) {
+        const counted = visibleOnly ? rows.filter(shown) : rows;
+        widths(counted, visibleOnly).forEach((w, i) => {
+          if (w === header) return;
+          const first = (counted[i].cells[0]?.innerText || '').trim().slice(0, 30);
+          const seen = wrong.get(w) || [0, first];
+          wrong.set(w, [seen[0] + 1, seen[1]]);
+        });
+      }
+      for (const [w, [count, first]] of wrong) {
+        tables.push(describe(table) + ' (table ' + (index + 1) + '): header '
+            + header + (visibleOnly ? ' cells shown' : ' cells') + ', ' + count
+            + (count === 1 ? ' row has ' : ' rows have ') + w + ' (first: "' + first + '")');
+      }
+    }
+  });
+  // Text a visitor sees besides the body text: the title, placeholders, labels, buttons.
+  const attributes = [...document.querySelectorAll(
+      '[placeholder], [aria-label], [title], input[type=submit], input[type=button]')]
+    .map((el) => ['placeholder', 'aria-label', 'title', 'value']
+      .map((a) => (a !== 'value' || el.tagName === 'INPUT') && el.getAttribute(a) || '')
+      .join('\\n'));
+  return {width, scroll: root.scrollWidth, wide, tables, lang: root.lang,
+          text: [document.title, document.body.innerText, ...attributes].join('\\n')};
+}"""
+
+
+@dataclass(frozen=True)
+class Visit:
+    route: str
+    role: str
+    state: str  # "running" or "closed" for routes with a series or a table, else ""
+    path: str
+    redirect: str | None  # the path a redirect must lead to
+
+    @property
+    def status(self) -> int:
+        # The captain's link works only while the series runs; afterwards it opens a page
+        # that says so, with 403.
+        return 403 if self.role == CAPTAIN and self.state == "closed" else 200
+
+
+@dataclass
+class Demo:
+    tournament: Tournament
+    running: Series
+    closed: Series
+    seconds: float  # to build it
+
+
+def role_of(path: str) -> str:
+    """URLs by audience (style.md): the organizers' pages, the captain's link, the public."""
+    if path.startswith("/verwaltung/"):
+        return ORGANIZER
+    if path.startswith("/tisch/"):
+        return CAPTAIN
+    return PUBLIC
+
+
+STATEFUL = {"number", "table", "table_id", "token"}
+
+
+def values(demo: Demo, state: str) -> dict[str, Any]:
+    series = demo.closed if state == "closed" else demo.running
+    table = series.tables.order_by("number").first()
+    assert table is not None
+    registration = demo.tournament.registrations.order_by("start_number").first()
+    assert registration is not None
+    return {
+        "slug": demo.tournament.slug,
+        "number": series.number,
+        "table": table.number,
+        "table_id": table.pk,
+        "token": table.captain_token,
+        "start_number": registration.start_number,
+        "pk": registration.pk,
+        "game": GAME,
+    }
+
+
+def route_values(route: Route, demo: Demo, state: str) -> dict[str, Any]:
+    known = values(demo, state)
+    if route.name.endswith("-correct"):
+        known["number"] = GAME  # the game to correct, not the series
+    if route.name == "tournaments:self-register":
+        known["token"] = demo.tournament.registration_token
+    return known
+
+
+def plan(demo: Demo, problems: list[str]) -> list[Visit]:
+    """The visits: every named GET route outside /api/ and EXCLUDED, in each of its states."""
+    visits: list[Visit] = []
+    names = set()
+    for route in routes():
+        names.add(route.name)
+        if "get" not in route.methods or route.name in EXCLUDED:
+            continue
+        stateful = (set(route.params) & STATEFUL) and route.name != "tournaments:self-register"
+        for state in ("running", "closed") if stateful else ("",):
+            known = route_values(route, demo, state)
+            unknown = [p for p in route.params if p not in known]
+            if unknown:
+                problems.append(
+                    f"{route.name}: no value for {unknown}; fill it in values() or add the "
+                    "route to EXCLUDED with the reason"
+                )
+                break
+            path = reverse(route.name, kwargs={p: known[p] for p in route.params})
+            if path.startswith("/api/"):
+                break  # the API has its own tests (tests/api/, the schema check)
+            target = REDIRECTS.get(route.name)
+            redirect = None
+            if target is not None and not (role_of(path) == CAPTAIN and state == "closed"):
+                redirect = reverse(target, kwargs={p: known[p] for p in route.params})
+            visits.append(Visit(route.name, role_of(path), state, path, redirect))
+    stale = sorted((set(EXCLUDED) | set(REDIRECTS)) - names)
+    if stale:
+        problems.append(f"EXCLUDED or REDIRECTS name routes that no longer exist: {stale}")
+    return visits
+
+
+@pytest.fixture
+def demo(settings: Any, tmp_path: Any) -> Demo:
+    """22 players (three tables of four, two of five), three series: two closed, the last
+    running with some games entered at every table. The running series' print pack exists
+    in German, not in English: the print page is seen with a finished PDF and without."""
+    started = time.perf_counter()
+    settings.MEDIA_ROOT = tmp_path
+    tournament = build_demo(players=22, series=3, seed=2026)
+    series = tournament.series.order_by("number")
+    pack = request_document(Kind.PRINT_PACK, tournament, series.last(), language="de", queue=False)
+    generate_inline(pack)
+    seconds = time.perf_counter() - started
+    return Demo(tournament, running=series.last(), closed=series.first(), seconds=seconds)
+
+
+def text_problems(text: str, language: str) -> list[str]:
+    other = {"de": "English on a German page", "en": "German on an English page"}[language]
+    patterns = {**RAW_TEXT, other: TELL_TALE[language]}
+    return [
+        f"{kind} {snippet!r}"
+        for kind, pattern in patterns.items()
+        for snippet in _snippets(pattern, text)
+    ]
+
+
+def _snippets(pattern: re.Pattern[str], text: str) -> list[str]:
+    """Distinct matches with a little context (one snippet for neighbouring matches), at
+    most three."""
+    seen: dict[str, str] = {}
+    shown_until = -1
+    for match in pattern.finditer(text):
+        if match.start() < shown_until or match.group() in seen:
+            continue
+        shown_until = match.end() + 30
+        seen[match.group()] = " ".join(text[max(0, match.start() - 30) : shown_until].split())
+        if len(seen) == 3:
+            break
+    return list(seen.values())
+
+
+def check_page(page: Any, console: list[str], visit: Visit, language: str, base: str) -> list[str]:
+    """The problems of one page; ``console`` collects the page's console errors."""
+    console.clear()
+    response = page.goto(base + visit.path)
+    problems = []
+    final = page.url.removeprefix(base)
+    if visit.redirect is not None:
+        if final != visit.redirect:
+            problems.append(f"leads to {final}, expected {visit.redirect}")
+    elif final != visit.path:
+        problems.append(f"redirected to {final}")
+    status = response.status if response is not None else None
+    if status != visit.status:
+        problems.append(f"status {status}, expected {visit.status}")
+    # The browser reports a page's own error status as a console error.
+    expected = f"Failed to load resource: the server responded with a status of {status} "
+    console[:] = [line for line in console if status == 200 or not line.startswith(expected)]
+    if not problems:
+        found = page.evaluate(CHECKS_JS)
+        if found["scroll"] > min(found["width"], WIDTH):
+            problems.append(
+                f"{found['scroll']} px wide (viewport {WIDTH}); sticking out: {found['wide']}"
+            )
+        problems += found["tables"]
+        if found["lang"] != language:
+            problems.append(f'<html lang="{found["lang"]}">')
+        problems += text_problems(found["text"], language)
+    problems += [f"console: {line[:150]}" for line in console]
+    return problems
+
+
+@pytest.fixture
+def session_cookie(demo: Demo) -> str:
+    client = Client()
+    client.force_login(User.objects.get(username=DEMO_USER))
+    return client.cookies[settings.SESSION_COOKIE_NAME].value
+
+
+def contexts(browser: Any, base: str, session: str) -> Iterator[tuple[str, str, Any]]:
+    """One context per language and role, with the language cookie and, for the organizer,
+    his session."""
+    for language in LANGUAGES:
+        for role in (PUBLIC, ORGANIZER, CAPTAIN):
+            context = browser.new_context(
+                viewport={"width": WIDTH, "height": HEIGHT},
+                locale=language,
+                is_mobile=True,
+                has_touch=True,
+            )
+            cookies = [{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": base}]
+            if role == ORGANIZER:
+                cookies.append(
+                    {"name": settings.SESSION_COOKIE_NAME, "value": session, "url": base}
+                )
+            context.add_cookies(cookies)
+            try:
+                yield language, role, context
+            finally:
+                context.close()
+
+
+def test_every_page_fits_a_phone_in_both_languages(
+    live_server: Any, browser: Any, demo: Demo, session_cookie: str
+) -> None:
+    started = time.perf_counter()
+    problems: list[str] = []
+    visits = plan(demo, problems)
+    assert {v.role for v in visits} == {PUBLIC, ORGANIZER, CAPTAIN}, visits
+    opened = 0
+    for language, role, context in contexts(browser, live_server.url, session_cookie):
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        console: list[str] = []
+        page.on("console", lambda m, c=console: c.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda exc, c=console: c.append(str(exc)))
+        for visit in (v for v in visits if v.role == role):
+            found = check_page(page, console, visit, language, live_server.url)
+            opened += 1
+            state = f" ({visit.state})" if visit.state else ""
+            label = f"[{language} {role}] {visit.path} {visit.route}{state}"
+            problems += [f"{label}: {p}" for p in found]
+    duration = time.perf_counter() - started
+    for visit in visits:
+        print(f"  {visit.role:9} {visit.route:28} {visit.state:7} {visit.path}")
+    print(
+        f"demo built in {demo.seconds:.1f} s; {opened} visits ({len(visits)} pages, "
+        f"{len(LANGUAGES)} languages) in {duration:.1f} s; {len(problems)} problems"
+    )
+    assert not problems, f"{len(problems)} problems:\n" + "\n".join(problems)
