@@ -202,6 +202,12 @@ EXPECT: dict[str, dict[str, tuple[Any, Any]]] = {
     "scoring:captain-submit": CAPTAIN_LINK,
     "scoring:captain-confirm": CAPTAIN_LINK,
     # Organizer pages
+    "tournaments:mine": {  # any logged-in user: the tournaments he organizes
+        "owner": (OK, set()),
+        "other": (OK, set()),
+        "captain": ("login", set()),
+        "anonymous": ("login", set()),
+    },
     "tournaments:create": {
         "owner": (OK, OWNER_WRITE),
         "other": (OK, OWNER_WRITE),

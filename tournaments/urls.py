@@ -19,6 +19,7 @@ urlpatterns = [
         name="self-register",
     ),
     # Organizers
+    path("verwaltung/", organizer.MyTournamentsView.as_view(), name="mine"),
     path("verwaltung/neu/", organizer.TournamentCreateView.as_view(), name="create"),
     path("verwaltung/<slug:slug>/", organizer.DashboardView.as_view(), name="manage"),
     path(

@@ -12,8 +12,24 @@ from django.urls import reverse
 from django.views.generic import FormView, TemplateView
 
 from tournaments.forms import TournamentForm
+from tournaments.models import Tournament
 from tournaments.services.setup import save_tournament
 from tournaments.views.mixins import OrganizerMixin
+
+
+class MyTournamentsView(LoginRequiredMixin, TemplateView):
+    """Where an organizer lands after logging in: the tournaments he organizes."""
+
+    template_name = "tournaments/organizer/mine.html"
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        context = super().get_context_data(**kwargs)
+        context["tournaments"] = (
+            Tournament.objects.filter(organizers=self.request.user)
+            .annotate(registered=Count("registrations"))
+            .order_by("-starts_on", "name")
+        )
+        return context
 
 
 class TournamentCreateView(LoginRequiredMixin, FormView):
