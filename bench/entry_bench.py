@@ -1,15 +1,16 @@
 """Game entry through the REST API under gunicorn on PostgreSQL, against a one-row insert.
 
 Creates a throwaway PostgreSQL database (unique name, dropped at the end), migrates it with
-``DOKO_BENCH=1`` (which installs ``bench/pingapp``), builds a tournament whose series 1 runs
-with four-player tables, starts gunicorn on a free loopback port and lets simulated table
-captains enter complete series through ``POST .../tables/<t>/games/`` (``Authorization:
-Table <token>``, ``Idempotency-Key``, ``If-Match``), each game chosen from the ``next`` of
-the previous answer. The captain sends only the game's facts (contract, parties, solo type,
-announcements, Augen); the server derives seats, dealer, compulsory and forced from the sheet.
-Like a real table it decides who plays a solo: the forced player when ``next`` names one,
-sometimes a player who may announce his compulsory solo, else a normal game. Then, in the
-same run, the same load against ``POST /api/v1/bench/ping/`` (DRF, inserts one row). Phases:
+the bench's settings (``bench/settings.py``, which install ``bench/pingapp``), builds a
+tournament whose series 1 runs with four-player tables, starts gunicorn on a free loopback
+port and lets simulated table captains enter complete series through ``POST
+.../tables/<t>/games/`` (``Authorization: Table <token>``, ``Idempotency-Key``,
+``If-Match``), each game chosen from the ``next`` of the previous answer. The captain sends
+only the game's facts (contract, parties, solo type, announcements, Augen); the server
+derives seats, dealer, compulsory and forced from the sheet. Like a real table it decides
+who plays a solo: the forced player when ``next`` names one, sometimes a player who may
+announce his compulsory solo, else a normal game. Then, in the same run, the same load
+against ``POST /api/v1/bench/ping/`` (DRF, inserts one row). Phases:
 
 1. closed loop: ``--clients`` captains enter series one game after the other, as fast as the
    server answers; the same number of clients ping. Games/s, p50/p95/p99 and the ratio
@@ -117,11 +118,10 @@ def bench_environment(database_url: str, trace_file: str) -> dict[str, str]:
         env.pop(name, None)
     env.update(
         DATABASE_URL=database_url,
-        DOKO_BENCH="1",
         DEBUG="0",
         SECRET_KEY=secrets.token_urlsafe(50),
         ALLOWED_HOSTS=HOST,
-        DJANGO_SETTINGS_MODULE="config.settings",
+        DJANGO_SETTINGS_MODULE="bench.settings",
         LOG_LEVEL="WARNING",
         DOKO_BENCH_TRACE=trace_file,
     )

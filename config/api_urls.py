@@ -3,7 +3,6 @@ are beside it at ``/api/v1/schema/`` and ``/api/v1/docs/``)."""
 
 from __future__ import annotations
 
-from django.apps import apps
 from django.urls import include, path, re_path, register_converter
 from rest_framework.routers import SimpleRouter
 
@@ -87,7 +86,3 @@ urlpatterns = [
     # Anything else under /api/v1/ (but the schema and docs beside it): JSON 404.
     re_path(r"^(?!schema/|docs/).*$", not_found, name="not-found"),
 ]
-
-# DOKO_BENCH=1 only (bench/entry_bench.py): POST bench/ping/, before the catch-all 404.
-if apps.is_installed("bench.pingapp"):
-    urlpatterns.insert(-1, path("", include("bench.pingapp.urls")))

@@ -60,9 +60,6 @@ INSTALLED_APPS = [
     "scoring",
     "documents",
 ]
-# bench/entry_bench.py only: a one-row-insert endpoint to compare game entry with.
-if env_bool("DOKO_BENCH", False):
-    INSTALLED_APPS.append("bench.pingapp")
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
@@ -128,7 +125,7 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
 ]
 LOGIN_URL = "login"
-LOGIN_REDIRECT_URL = "tournaments:mine"
+LOGIN_REDIRECT_URL = "tournaments:list"
 LOGOUT_REDIRECT_URL = "landing"
 
 # Languages: German first and default, English second.

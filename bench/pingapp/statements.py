@@ -1,6 +1,6 @@
 """Counts the SQL statements each request makes and answers them in response headers.
 
-Installed by ``PingAppConfig.ready`` (so only with ``DOKO_BENCH=1``) as the outermost
+Installed by ``bench/settings.py`` (never by the product's settings) as the outermost
 middleware: it sees everything the request does, the authentication and session queries
 included. The count is taken at the driver: every psycopg cursor ``execute`` of the request
 (Django's queries, savepoints, the connection health check ``SELECT 1``, the ``SET TIME
