@@ -125,7 +125,7 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
 ]
 LOGIN_URL = "login"
-LOGIN_REDIRECT_URL = "tournaments:list"
+LOGIN_REDIRECT_URL = "tournaments:mine"
 LOGOUT_REDIRECT_URL = "landing"
 
 # Languages: German first and default, English second.
