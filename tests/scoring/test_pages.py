@@ -137,3 +137,18 @@ def test_organizer_actions_refused_to_others(client: Client, tournament) -> None
     other.force_login(User.objects.create_user("other"))
     assert other.post("/verwaltung/cup/serie/1/zeit/").status_code == 403
     assert other.get("/verwaltung/cup/serie/1/strafen/").status_code == 403
+
+
+def test_penalty_list_fits_a_phone(organizer_client: Client, tournament) -> None:
+    """Who and when have their own columns on wide screens only; on a phone they are a
+    second line under the reason. Every row has as many cells as the header."""
+    url = "/verwaltung/cup/serie/1/strafen/"
+    registration = tournament.registrations.get(start_number=2)
+    organizer_client.post(url, {"registration": registration.pk, "points": "-2", "reason": "Handy"})
+    html = organizer_client.get(url).content.decode()
+    table = html.split('<table class="striped penalty-list">', 1)[1].split("</table>", 1)[0]
+    head, body = table.split("</thead>", 1)
+    assert head.count('<th class="wide-only">') == 2
+    row = body.split("</tr>", 1)[0]
+    assert row.count("<td") == head.count("<th") - head.count("<thead") == 5
+    assert '<div class="narrow-only"><small class="muted">org · ' in row
