@@ -82,22 +82,26 @@ FINDING_MESSAGES = {
     "invalid_game": gettext_lazy("Game %(game)s is invalid."),
     "table_size_mismatch": gettext_lazy("The game does not match the size of the table."),
     "game_after_series_end": gettext_lazy("The series was already complete before this game."),
-    "dealer_wrong": gettext_lazy("Seat %(expected)s deals this game, not seat %(actual)s."),
+    "dealer_wrong": gettext_lazy("This game is dealt by %(expected)s, not by %(actual)s."),
     "forced_solo_expected": gettext_lazy(
-        "A forced solo (Vorführen) is due now: seat %(player)s must play his compulsory solo."
+        "A forced solo (Vorführen) is due now: the compulsory solo of %(player)s."
     ),
     "forced_solo_unexpected": gettext_lazy("No forced solo is due now."),
-    "forced_wrong_player": gettext_lazy("Seat %(expected)s must be forced, not seat %(actual)s."),
-    "compulsory_solo_twice": gettext_lazy("Seat %(seat)s has played his compulsory solo already."),
-    "voluntary_solo_before_compulsory": gettext_lazy(
-        "Seat %(seat)s has not played his compulsory solo yet: "
-        "his first solo is the compulsory one."
+    "forced_wrong_player": gettext_lazy(
+        "The forced solo is due from %(expected)s, not from %(actual)s."
     ),
-    "compulsory_solo_missing": gettext_lazy("Seat %(seat)s has not played his compulsory solo."),
+    "compulsory_solo_twice": gettext_lazy(
+        "The compulsory solo of %(seat)s has been played already."
+    ),
+    "voluntary_solo_before_compulsory": gettext_lazy(
+        "The compulsory solo of %(seat)s is still open: a player's first solo is the "
+        "compulsory one."
+    ),
+    "compulsory_solo_missing": gettext_lazy("The compulsory solo of %(seat)s is missing."),
     "too_few_games": gettext_lazy("%(actual)s of %(expected)s games entered."),
     "scores_mismatch": gettext_lazy("The points differ from the computed ones."),
     "row_sum_not_zero": gettext_lazy("The row does not add up to zero (sum %(sum)s)."),
-    "sitting_out_scored": gettext_lazy("The sitting dealer (seat %(seat)s) must score 0."),
+    "sitting_out_scored": gettext_lazy("The sitting dealer (%(seat)s) must score 0."),
     "row_parity": gettext_lazy("The points are not all even or all odd."),
     "row_shape": gettext_lazy("These points are not the shape of a normal game or a solo."),
 }
@@ -117,11 +121,54 @@ class _Lenient(dict[str, object]):
         return "?"
 
 
-def finding_message(code: str, data: Mapping[str, object], game: int | None = None) -> str:
+#: The data of a finding that are seats, per code. A page that knows the seating shows the
+#: player's name there; the API, which does not, says "seat 4".
+SEAT_DATA: dict[str, tuple[str, ...]] = {
+    "dealer_wrong": ("expected", "actual"),
+    "forced_solo_expected": ("player",),
+    "forced_solo_unexpected": ("player",),
+    "forced_wrong_player": ("expected", "actual"),
+    "compulsory_solo_twice": ("seat",),
+    "voluntary_solo_before_compulsory": ("seat",),
+    "compulsory_solo_missing": ("seat",),
+    "sitting_out_scored": ("seat",),
+}
+
+
+def seat_label(seat: object, names: Mapping[int, str] | None = None) -> str:
+    """A seat as a sentence names it: the player's name where known, else "seat 4"."""
+    name = names.get(seat) if names and isinstance(seat, int) else None
+    return name or _("seat %(seat)s") % {"seat": seat}
+
+
+def finding_message(
+    code: str,
+    data: Mapping[str, object],
+    game: int | None = None,
+    names: Mapping[int, str] | None = None,
+) -> str:
+    """The finding in words; ``names`` (seat -> player) puts names in place of seats."""
     template = FINDING_MESSAGES.get(code)
     if template is None:
         return _("Check failed (%(code)s).") % {"code": code}
-    return str(template) % _Lenient({**data, "game": game if game is not None else "?"})
+    values: dict[str, object] = {**data, "game": game if game is not None else "?"}
+    for key in SEAT_DATA.get(code, ()):
+        if key in values:
+            values[key] = seat_label(values[key], names)
+    return str(template) % _Lenient(values)
+
+
+def named_finding(finding: Mapping[str, object], names: Mapping[int, str]) -> str:
+    """The message of a finding as the services return it (``code``, ``data``, ``game``),
+    with the players' names."""
+    data = finding.get("data")
+    game = finding.get("game")
+    return finding_message(
+        str(finding.get("code", "")),
+        data if isinstance(data, Mapping) else {},
+        game if isinstance(game, int) else None,
+        names,
+    )
 
 
 #: Labels of the breakdown items (rules.contracts.Item), for explaining a game's value.
