@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import unicodedata
+from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Count, Prefetch, Q, QuerySet
@@ -48,6 +50,13 @@ class TournamentDetailView(DetailView):
         context = super().get_context_data(**kwargs)
         context["is_organizer"] = is_organizer(self.request.user, self.object)
         context["player_count"] = self.object.registrations.count()
+        # The series whose seating players look for now: the latest drawn or running one.
+        current = [
+            s
+            for s in self.object.series.all()
+            if s.status in (Series.Status.DRAWN, Series.Status.RUNNING)
+        ]
+        context["current_series"] = current[-1] if current else None
         return context
 
 
@@ -80,8 +89,34 @@ class SelfRegistrationView(FormView):
         )
 
 
+def folded(text: str) -> str:
+    """Text for comparing names: case, accents and umlauts left out ("Müller" = "muller")."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+@dataclass(frozen=True)
+class SeatingLine:
+    """One line of the alphabetical seating list: a player and where he sits."""
+
+    name: str  # "Last, First"
+    start_number: int
+    table: int
+    seat: int
+    search: str  # the folded name the page's script compares with what is typed
+    shown: bool  # matches the search (every line does without one)
+
+
+def seat_matches(words: list[str], search: str, start_number: int) -> bool:
+    """Every word of the search is in the player's name, or is his start number."""
+    return all(word in search or word == str(start_number) for word in words)
+
+
 class SeriesPublicView(TemplateView):
-    """The drawn tables of a series, with the seed and algorithm version to re-run it."""
+    """Where everybody sits in a series: found by name (``?q=``, filtered here, so it works
+    without JavaScript; seating-search.js filters as one types), alphabetically as on the
+    printed seating list, and table by table; with the seed and algorithm version to re-run
+    the draw. Lines that do not match are sent hidden, so the script can show them again."""
 
     template_name = "tournaments/series_public.html"
 
@@ -90,11 +125,34 @@ class SeriesPublicView(TemplateView):
         series = get_object_or_404(tournament.series, number=kwargs["number"])
         if series.status == Series.Status.PLANNED:
             raise Http404
-        tables = series.tables.prefetch_related("seats__registration__player")
+        tables = list(series.tables.prefetch_related("seats__registration__player"))
+        query = " ".join(self.request.GET.get("q", "").split())[:100]
+        words = folded(query).replace(",", " ").split()
+        lines: list[tuple[str, str, int, SeatingLine]] = []
+        matched_seats: set[int] = set()
+        shown_tables: set[int] = set()
+        for table in tables:
+            for seat in table.seats.all():
+                player, number = seat.registration.player, seat.registration.start_number
+                search = folded(f"{player.first_name} {player.last_name}")
+                shown = seat_matches(words, search, number)
+                if shown and words:
+                    matched_seats.add(seat.pk)
+                    shown_tables.add(table.pk)
+                line = SeatingLine(
+                    player.sort_name, number, table.number, seat.position, search, shown
+                )
+                lines.append((folded(player.last_name), folded(player.first_name), number, line))
+        lines.sort(key=lambda entry: entry[:3])
         return {
             **super().get_context_data(**kwargs),
             "tournament": tournament,
             "series": series,
+            "query": query,
+            "lines": [entry[3] for entry in lines],
+            "found": sum(1 for entry in lines if entry[3].shown),
             "tables": tables,
-            "player_count": tournament.registrations.filter(seats__series=series).count(),
+            "hidden_tables": {t.pk for t in tables if t.pk not in shown_tables} if words else set(),
+            "matched_seats": matched_seats,
+            "player_count": len(lines),
         }
