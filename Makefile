@@ -57,5 +57,11 @@ messages: install-dev
 	$(PYTHON) manage.py makemessages --locale de --locale en --ignore '.venv/*' --no-obsolete
 	$(PYTHON) manage.py compilemessages --ignore '.venv/*'
 
+# The README's phone-size screenshots (docs/screenshots/): a throwaway demo database, a server
+# on a free port, headless Chromium; page one of the print pack through pdftoppm.
+.PHONY: screenshots
+screenshots: install-dev
+	$(PYTHON) docs/screenshots/make_screenshots.py
+
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
