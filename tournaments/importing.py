@@ -125,13 +125,15 @@ def parse_players(filename: str, content: bytes) -> list[ParsedRow]:
 
 def check_values(values: dict[str, str]) -> dict[str, str]:
     errors = {}
+    # Every message names its field: the preview shows them under the row, not per column.
+    too_long = _("The %(field)s is longer than %(n)d characters.")
     for key, label in (("first_name", _("first name")), ("last_name", _("last name"))):
         if not values[key]:
             errors[key] = _("The %(field)s is missing.") % {"field": label}
         elif len(values[key]) > 80:
-            errors[key] = _("At most 80 characters.")
+            errors[key] = too_long % {"field": label, "n": 80}
     if len(values["club"]) > 120:
-        errors["club"] = _("At most 120 characters.")
+        errors["club"] = too_long % {"field": _("club"), "n": 120}
     if values["ddv_number"] and not DDV_NUMBER.match(values["ddv_number"]):
         errors["ddv_number"] = _("A DDV member number has only digits.")
     if values["email"]:

@@ -9,6 +9,7 @@ from openpyxl import Workbook
 
 from tournaments import importing
 from tournaments.models import Player, Tournament
+from tournaments.services.registrations import ImportRow, PlayerData, SkippedRow, import_players
 
 GOOD_CSV = (
     "Vorname;Nachname;Verein;DDV-Nr;E-Mail\n"
@@ -101,15 +102,133 @@ def test_import_offers_merge_with_known_player(
     assert Player.objects.count() == 2
 
 
-def test_import_of_already_registered_player_is_an_error(
+def register_by_form(client: Client, first_name: str, last_name: str, **extra: str) -> None:
+    response = client.post(
+        "/verwaltung/herbst/spieler/",
+        {"first_name": first_name, "last_name": last_name, "create_new": "1", **extra},
+    )
+    assert response.status_code == 302
+
+
+UPDATED_CSV = (
+    "Vorname;Nachname;Verein;DDV-Nr;E-Mail\n"
+    "Karla;Kreuz;Dulle e.V.;123;k@example.org\n"
+    "Peter;Pik;;;\n"
+    "Hanna;Herz;Dulle e.V.;;\n"
+)
+
+
+def test_reimport_skips_the_rows_already_registered_and_registers_the_new_ones(
     alice_client: Client, tournament: Tournament
 ) -> None:
-    alice_client.post(
-        "/verwaltung/herbst/spieler/",
-        {"first_name": "Karla", "last_name": "Kreuz", "create_new": "1"},
+    register_by_form(alice_client, "Karla", "Kreuz", club="Dulle e.V.")
+    register_by_form(alice_client, "Peter", "Pik")
+    response = alice_client.post(
+        "/verwaltung/herbst/import/",
+        {"file": SimpleUploadedFile("liste.csv", UPDATED_CSV.encode())},
+        headers={"accept-language": "en"},
     )
-    response = upload(alice_client, "liste.csv", GOOD_CSV.encode())
-    assert 'name="confirm"' not in response.content.decode()
+    html = response.content.decode()
+    # The preview reports the skipped rows and offers to register the new one only.
+    assert html.count('class="row-skipped"') == 2
+    assert "already registered as #1 Kreuz, Karla: skipped" in html
+    assert "2 rows are already registered and will be skipped." in html
+    assert "Register 1 player</button>" in html
+    assert "row-error" not in html
+    response = alice_client.post(
+        "/verwaltung/herbst/import/",
+        {"confirm": "1"},
+        headers={"accept-language": "en"},
+        follow=True,
+    )
+    html = response.content.decode()
+    assert "1 player registered." in html
+    assert "2 rows skipped, already registered: Kreuz, Karla (#1), Pik, Peter (#2)" in html
+    assert list(
+        tournament.registrations.order_by("start_number").values_list(
+            "player__last_name", flat=True
+        )
+    ) == ["Kreuz", "Pik", "Herz"]
+    assert Player.objects.count() == 3
+
+
+def test_import_service_skips_a_registered_player_matched_by_ddv_number(
+    tournament: Tournament, alice
+) -> None:
+    known = Player.objects.create(
+        first_name="Karla", last_name="Kreuz", ddv_number="123", owner=alice
+    )
+    (registration,) = import_players(
+        tournament, [ImportRow(PlayerData("Karla", "Kreuz"), merge_with=known.pk, line=2)]
+    ).created
+    # The updated list spells her name differently; her DDV number is the same.
+    result = import_players(
+        tournament,
+        [
+            ImportRow(PlayerData("Carla", "Kreutz", ddv_number="123"), merge_with=None, line=2),
+            ImportRow(PlayerData("Peter", "Pik"), merge_with=None, line=3),
+        ],
+    )
+    assert result.skipped == [SkippedRow(line=2, registration=registration)]
+    assert [r.player.last_name for r in result.created] == ["Pik"]
+
+
+def test_a_row_conflicting_otherwise_still_refuses_the_file_with_its_line(
+    alice_client: Client, tournament: Tournament, alice
+) -> None:
+    register_by_form(alice_client, "Peter", "Pik")
+    # Another player of the registry (not registered here) has Hanna's DDV number.
+    Player.objects.create(first_name="Otto", last_name="Other", ddv_number="777", owner=alice)
+    content = "Vorname;Nachname;DDV-Nr\nPeter;Pik;\nNeu;Mensch;\nHanna;Herz;777\n"
+    upload(alice_client, "liste.csv", content.encode())
+    response = alice_client.post(
+        "/verwaltung/herbst/import/",
+        {"confirm": "1", "merge-4": ""},  # "new player" for line 4
+        headers={"accept-language": "en"},
+        follow=True,
+    )
+    html = response.content.decode()
+    assert (
+        "Nothing was saved. Line 4: Another player already has the DDV member number 777." in html
+    )
+    assert tournament.registrations.count() == 1  # Peter only, from the form
+    assert not Player.objects.filter(last_name="Mensch").exists()
+
+
+def test_a_file_of_registered_players_only_offers_nothing_to_register(
+    alice_client: Client, tournament: Tournament
+) -> None:
+    register_by_form(alice_client, "Karla", "Kreuz")
+    response = alice_client.post(
+        "/verwaltung/herbst/import/",
+        {"file": SimpleUploadedFile("liste.csv", b"Vorname;Nachname\nKarla;Kreuz\n")},
+        headers={"accept-language": "en"},
+    )
+    html = response.content.decode()
+    assert 'name="confirm"' not in html
+    assert "Every player of this file is already registered." in html
+
+
+def test_confirm_is_refused_after_a_preview_with_errors(
+    alice_client: Client, tournament: Tournament
+) -> None:
+    # The same person twice in the file: an error of the preview, not of single values.
+    upload(alice_client, "liste.csv", b"Vorname;Nachname\nKarla;Kreuz\nKarla;Kreuz\n")
+    alice_client.post("/verwaltung/herbst/import/", {"confirm": "1"})
+    assert not tournament.registrations.exists()
+
+
+def test_preview_errors_name_their_field(alice_client: Client, tournament: Tournament) -> None:
+    content = f"Vorname;Nachname;Verein;DDV-Nr\n{'K' * 81};Kreuz;{'V' * 121};12x\n"
+    response = alice_client.post(
+        "/verwaltung/herbst/import/",
+        {"file": SimpleUploadedFile("liste.csv", content.encode())},
+        headers={"accept-language": "en"},
+    )
+    html = response.content.decode()
+    assert '<div class="field-error">The first name is longer than 80 characters.</div>' in html
+    assert '<div class="field-error">The club is longer than 120 characters.</div>' in html
+    assert '<div class="field-error">A DDV member number has only digits.</div>' in html
 
 
 def test_broken_upload_shows_error_next_to_field(

@@ -113,19 +113,69 @@ def register(
     return _register(tournament, player, checked_in=checked_in)
 
 
+def registered_match(tournament: Tournament, data: PlayerData) -> Registration | None:
+    """The registration, in this tournament, of a player the import takes for this person
+    (``matching_players``: same DDV number or same name); None if there is none."""
+    return (
+        tournament.registrations.filter(player__in=matching_players(tournament, data))
+        .select_related("player")
+        .order_by("start_number")
+        .first()
+    )
+
+
+@dataclass(frozen=True)
+class ImportMatch:
+    """What the import will do with one row: skip it (``registered``: the person is already
+    registered), or register it, as one of the ``candidates`` or as a new player."""
+
+    registered: Registration | None
+    candidates: list[Player]
+
+
+def import_match(tournament: Tournament, data: PlayerData, *, limit: int = 3) -> ImportMatch:
+    registered = registered_match(tournament, data)
+    if registered is not None:
+        return ImportMatch(registered=registered, candidates=[])
+    return ImportMatch(registered=None, candidates=list(matching_players(tournament, data)[:limit]))
+
+
 @dataclass(frozen=True)
 class ImportRow:
     data: PlayerData
     merge_with: int | None  # id of an existing Player, or None for a new one
+    line: int = 0  # the row's line in the file, for messages (0: its position in the list)
+
+
+@dataclass(frozen=True)
+class SkippedRow:
+    line: int
+    registration: Registration  # the registration the row's person already has
+
+
+@dataclass(frozen=True)
+class ImportResult:
+    created: list[Registration]
+    skipped: list[SkippedRow]
 
 
 @transaction.atomic
-def import_players(tournament: Tournament, rows: list[ImportRow]) -> list[Registration]:
-    """All rows or none: any refused row rolls the whole import back."""
+def import_players(tournament: Tournament, rows: list[ImportRow]) -> ImportResult:
+    """Register the rows of a player list. A row whose person was already registered before
+    this import is skipped and reported, so an updated list can be imported again; any other
+    refused row rolls the whole import back, with its line in the message."""
     tournament = _lock(tournament)
     owner = registry_owner(tournament)
-    created = []
-    for index, row in enumerate(rows, start=1):
+    # Decided before any row is saved: no row is skipped because of an earlier row of the
+    # same file (a person twice in one file is a conflict, reported as such).
+    matches = [registered_match(tournament, row.data) for row in rows]
+    created: list[Registration] = []
+    skipped: list[SkippedRow] = []
+    for index, (row, registered) in enumerate(zip(rows, matches, strict=True), start=1):
+        line = row.line or index
+        if registered is not None:
+            skipped.append(SkippedRow(line=line, registration=registered))
+            continue
         try:
             player = (
                 _from_registry(tournament, row.merge_with)
@@ -136,9 +186,9 @@ def import_players(tournament: Tournament, rows: list[ImportRow]) -> list[Regist
         except ServiceError as exc:
             raise ServiceError(
                 "import_row_refused",
-                _("Row %(row)d: %(message)s") % {"row": index, "message": exc.message},
+                _("Line %(line)d: %(message)s") % {"line": line, "message": exc.message},
             ) from exc
-    return created
+    return ImportResult(created=created, skipped=skipped)
 
 
 @transaction.atomic

@@ -10,17 +10,19 @@ from django.db.models import Count, Q, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views import View
 from django.views.generic import FormView, TemplateView
 
 from tournaments import importing
 from tournaments.forms import ImportUploadForm, OrganizerPlayerForm, WithdrawForm
-from tournaments.models import Registration, Tournament
+from tournaments.models import Player, Registration, Tournament
 from tournaments.permissions import tournament_registry
 from tournaments.services import ServiceError
 from tournaments.services.registrations import (
     ImportRow,
     PlayerData,
+    import_match,
     import_players,
     matching_players,
     register,
@@ -30,6 +32,18 @@ from tournaments.services.registrations import (
 from tournaments.views.mixins import OrganizerMixin
 
 IMPORT_SESSION_KEY = "player-import"
+
+
+@dataclass(frozen=True)
+class PreviewRow:
+    """One row of an uploaded player list as the preview shows it."""
+
+    line: int
+    name: str
+    details: list[str]  # club, DDV number, e-mail: those the row has
+    errors: list[str]  # each names its field; any error blocks the whole file
+    candidates: list[Player]  # known players the row may be, offered for merging
+    registered: Registration | None  # the person is already registered: the row is skipped
 
 
 def search(queryset: QuerySet[Registration], query: str) -> QuerySet[Registration]:
@@ -141,30 +155,41 @@ class ImportView(OrganizerMixin, TemplateView):
             form.add_error("file", str(exc))
             return self.render_to_response(self.get_context_data(form=form))
         preview = self.preview(rows)
+        has_errors = any(row.errors for row in preview)
         request.session[IMPORT_SESSION_KEY] = {
             "tournament": self.tournament.pk,
             "rows": [{"line": r.line, "values": r.values} for r in rows],
+            "has_errors": has_errors,
         }
         return self.render_to_response(
             self.get_context_data(
                 form=ImportUploadForm(),
                 preview=preview,
-                has_errors=any(item["errors"] for item in preview),
+                has_errors=has_errors,
+                to_register=sum(1 for row in preview if row.registered is None),
+                skipped=sum(1 for row in preview if row.registered is not None),
             )
         )
 
-    def preview(self, rows: list[importing.ParsedRow]) -> list[dict[str, Any]]:
-        registered = set(self.tournament.registrations.values_list("player_id", flat=True))
+    def preview(self, rows: list[importing.ParsedRow]) -> list[PreviewRow]:
         preview = []
         for row in rows:
-            errors = dict(row.errors)
-            candidates = []
-            if not errors:
-                candidates = list(matching_players(self.tournament, PlayerData(**row.values))[:3])
-                if any(c.pk in registered for c in candidates):
-                    errors["last_name"] = _("Already registered for this tournament.")
+            match = None
+            if not row.errors:
+                match = import_match(self.tournament, PlayerData(**row.values))
             preview.append(
-                {"line": row.line, "values": row.values, "errors": errors, "candidates": candidates}
+                PreviewRow(
+                    line=row.line,
+                    name=f"{row.values['first_name']} {row.values['last_name']}".strip(),
+                    details=[
+                        f"DDV {value}" if key == "ddv_number" else value
+                        for key in ("club", "ddv_number", "email")
+                        if (value := row.values[key])
+                    ],
+                    errors=list(row.errors.values()),
+                    candidates=match.candidates if match else [],
+                    registered=match.registered if match else None,
+                )
             )
         return preview
 
@@ -175,7 +200,7 @@ class ImportView(OrganizerMixin, TemplateView):
             return redirect("tournaments:import", slug=self.tournament.slug)
         rows = []
         for item in stored["rows"]:
-            if importing.check_values(item["values"]):
+            if stored.get("has_errors") or importing.check_values(item["values"]):
                 messages.error(request, _("The file still has errors; nothing was saved."))
                 return redirect("tournaments:import", slug=self.tournament.slug)
             choice = request.POST.get(f"merge-{item['line']}", "")
@@ -183,15 +208,35 @@ class ImportView(OrganizerMixin, TemplateView):
                 ImportRow(
                     data=PlayerData(**item["values"]),
                     merge_with=int(choice) if choice.isdigit() else None,
+                    line=item["line"],
                 )
             )
         try:
-            created = import_players(self.tournament, rows)
+            result = import_players(self.tournament, rows)
         except ServiceError as exc:
             messages.error(request, _("Nothing was saved. %(reason)s") % {"reason": exc.message})
             return redirect("tournaments:import", slug=self.tournament.slug)
         del request.session[IMPORT_SESSION_KEY]
-        messages.success(request, _("%(n)d players registered.") % {"n": len(created)})
+        n = len(result.created)
+        messages.success(
+            request,
+            ngettext("%(n)d player registered.", "%(n)d players registered.", n) % {"n": n},
+        )
+        if result.skipped:
+            n = len(result.skipped)
+            names = ", ".join(
+                f"{item.registration.player.sort_name} (#{item.registration.start_number})"
+                for item in result.skipped
+            )
+            messages.info(
+                request,
+                ngettext(
+                    "%(n)d row skipped, already registered: %(names)s",
+                    "%(n)d rows skipped, already registered: %(names)s",
+                    n,
+                )
+                % {"n": n, "names": names},
+            )
         return redirect("tournaments:registrations", slug=self.tournament.slug)
 
 
