@@ -143,7 +143,7 @@ def game_type(record: Mapping[str, Any]) -> str:
         return _("Solo") if record.get("soloist") else ""
     text = str(CONTRACT_LABELS.get(contract, contract))
     if contract == "solo" and record.get("solo") in SOLO_LABELS:
-        text = f"{text} ({SOLO_LABELS[record['solo']]})"
+        text = f"{text} – {SOLO_LABELS[record['solo']]}"
     if record.get("forced"):
         text = f"{text}, {_('forced solo')}"
     elif record.get("compulsory"):

@@ -38,7 +38,7 @@ class ProgressView(OrganizerMixin, TemplateView):
 
 class AuditFilterForm(forms.Form):
     """The change log's filter (GET): series, table number, kind of change. A value that is
-    not one of the choices is reported and ignored, never an error page."""
+    not one of the choices is ignored, never an error page."""
 
     series = forms.TypedChoiceField(label=_("Series"), coerce=int, required=False)
     table = forms.TypedChoiceField(label=_("Table"), coerce=int, required=False)
@@ -58,20 +58,26 @@ class AuditFilterForm(forms.Form):
         self.fields["table"].choices = everything + [(n, n) for n in tables]
         self.fields["kind"].choices = everything + kind_choices()
 
-    def filter(self, entries: QuerySet[AuditEntry]) -> QuerySet[AuditEntry]:
+    def valid_values(self) -> dict[str, Any]:
+        """The filter values that are among the choices; the others count as "all"."""
         self.is_valid()
         data = getattr(self, "cleaned_data", {})
-        if data.get("series") not in (None, ""):
-            number = data["series"]
-            entries = entries.filter(
-                Q(table__series__number=number)
-                | Q(table__isnull=True, action="scoring.penalty.created", after__series=number)
-            )
-        if data.get("table") not in (None, ""):
-            entries = entries.filter(table__number=data["table"])
-        if data.get("kind"):
-            entries = entries.filter(action__in=codes_of_kind(data["kind"]))
-        return entries
+        return {k: v for k, v in data.items() if v not in (None, "")}
+
+
+def filter_entries(entries: QuerySet[AuditEntry], values: dict[str, Any]) -> QuerySet[AuditEntry]:
+    """Penalty points belong to a series but to no table: they are found by series."""
+    if "series" in values:
+        number = values["series"]
+        entries = entries.filter(
+            Q(table__series__number=number)
+            | Q(table__isnull=True, action="scoring.penalty.created", after__series=number)
+        )
+    if "table" in values:
+        entries = entries.filter(table__number=values["table"])
+    if "kind" in values:
+        entries = entries.filter(action__in=codes_of_kind(values["kind"]))
+    return entries
 
 
 class AuditLogView(OrganizerMixin, TemplateView):
@@ -81,17 +87,22 @@ class AuditLogView(OrganizerMixin, TemplateView):
 
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)
-        form = AuditFilterForm(self.request.GET or None, tournament=self.tournament)
+        form = AuditFilterForm(self.request.GET, tournament=self.tournament)
+        values = form.valid_values()
+        if form.errors:
+            # A value that is not a choice (a hand-edited link) is dropped quietly: the
+            # form shows the values in force and the list everything for the others.
+            form = AuditFilterForm(initial=values, tournament=self.tournament)
         entries = AuditEntry.objects.filter(tournament=self.tournament).select_related(
             "table__series", "user"
         )
-        if self.request.GET:
-            entries = form.filter(entries)
-        page = Paginator(entries, AUDIT_PAGE_SIZE).get_page(self.request.GET.get("page"))
+        page = Paginator(filter_entries(entries, values), AUDIT_PAGE_SIZE).get_page(
+            self.request.GET.get("page")
+        )
         context.update(
             form=form,
             page=page,
             lines=describe_entries(list(page.object_list)),
-            filtered=any(self.request.GET.get(k) for k in ("series", "table", "kind")),
+            filtered=bool(values),
         )
         return context

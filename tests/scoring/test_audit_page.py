@@ -127,7 +127,7 @@ def test_five_player_table_leaves_out_the_dealer_who_sat_out() -> None:
         "scores": {"1": 4, "2": 0, "3": 4, "4": -12, "5": 4},
     }  # fmt: skip
     shown = details("scoring.game.created", None, game)
-    assert shown["game type"] == "Solo (Queens), compulsory solo"
+    assert shown["game type"] == "Solo – Queens, compulsory solo"
     assert shown["soloist"] == "Dirk" and shown["winner"] == "Kontra" and shown["value"] == "4"
     assert shown["points"] == "Anna +4, Cora +4, Dirk -12, Eva +4"
 
@@ -275,7 +275,18 @@ def test_change_log_never_fails_on_bad_parameters(english: Client, world, query)
     save_game(world[1], GAME, actor=CAPTAIN)
     response = english.get("/verwaltung/log/protokoll/", query)
     assert response.status_code == 200
-    assert "<strong>Game entered" in response.content.decode()
+    html = response.content.decode()
+    assert "<strong>Game entered" in html
+    assert "field-error" not in html  # a hand-edited value is dropped quietly
+
+
+def test_an_invalid_filter_value_keeps_the_valid_ones(english: Client, world) -> None:
+    save_game(world[1], GAME, actor=CAPTAIN)
+    set_timeout(world[1], timeout=True, actor=Actor(Door.ORGANIZER, user=world[2]))
+    html = english.get("/verwaltung/log/protokoll/", {"table": "zz", "kind": "time-out"})
+    page = html.content.decode()
+    assert "1 change" in page and '<option value="time-out" selected>' in page
+    assert '<option value="" selected>all</option>' in page  # the table filter: all
 
 
 def test_change_log_pages(english: Client, world) -> None:
