@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from django import forms
@@ -32,21 +33,51 @@ LEVELS = [
 ]
 PARTNER_TRICKS = [("1", "1"), ("2", "2"), ("3", "3"), ("", _("alone (Karo solo)"))]
 EXTRA_KINDS = ("fuchs", "doppelkopf", "karlchen")
+EXTRA_LABELS = {"fuchs": _("Fox caught"), "doppelkopf": _("Doppelkopf"), "karlchen": _("Karlchen")}
+
+
+def stepper(label: str, *, width: str = "count") -> forms.NumberInput:
+    """A number box that app.js turns into minus / plus buttons (it stays a plain box without
+    JavaScript). Empty means 0: nothing to delete before typing."""
+    return forms.NumberInput(
+        attrs={
+            "inputmode": "numeric",
+            "class": width,
+            "placeholder": "0",
+            "aria-label": label,
+            "data-stepper": "",
+            "data-less": _("one less"),
+            "data-more": _("one more"),
+        }
+    )
+
+
+def _given(field: forms.BoundField) -> bool:
+    return str(field.value() or "").strip() not in ("", "0")
+
+
+@dataclass(frozen=True)
+class ExtrasRow:
+    """One kind of extra with its box for each party."""
+
+    label: str
+    re: forms.BoundField
+    kontra: forms.BoundField
 
 
 class GameForm(forms.Form):
     """Seats are passed in as (position, name) choices; the sitting dealer is left out."""
 
-    contract = forms.ChoiceField(label=_("game type"), choices=CONTRACTS, widget=forms.RadioSelect)
-    solo = forms.ChoiceField(label=_("solo type"), choices=SOLO_TYPES, required=False)
+    contract = forms.ChoiceField(label=_("Game type"), choices=CONTRACTS, widget=forms.RadioSelect)
+    solo = forms.ChoiceField(label=_("Solo type"), choices=SOLO_TYPES, required=False)
     soloist = forms.TypedChoiceField(
-        label=_("soloist"), coerce=int, required=False, widget=forms.RadioSelect, empty_value=None
+        label=_("Soloist"), coerce=int, required=False, widget=forms.RadioSelect, empty_value=None
     )
     re_players = forms.TypedMultipleChoiceField(
         label=_("Re players"), coerce=int, required=False, widget=forms.CheckboxSelectMultiple
     )
     hochzeit_partner_trick = forms.ChoiceField(
-        label=_("partner found in trick"), choices=PARTNER_TRICKS, required=False,
+        label=_("Partner found in trick"), choices=PARTNER_TRICKS, required=False,
         widget=forms.RadioSelect,
     )  # fmt: skip
     re_announcement = forms.ChoiceField(label=_("Re announced"), choices=LEVELS, required=False)
@@ -54,13 +85,13 @@ class GameForm(forms.Form):
         label=_("Kontra announced"), choices=LEVELS, required=False
     )
     re_points = forms.IntegerField(
-        label=_("card points of Re"),
+        label=_("Card points of Re"),
         min_value=0,
         max_value=240,
         widget=forms.NumberInput(attrs={"inputmode": "numeric", "pattern": "[0-9]*"}),
     )
     re_tricks = forms.IntegerField(
-        label=_("tricks of Re (optional)"), min_value=0, max_value=12, required=False,
+        label=_("Tricks of Re (optional)"), min_value=0, max_value=12, required=False,
         widget=forms.NumberInput(attrs={"inputmode": "numeric", "pattern": "[0-9]*"}),
     )  # fmt: skip
 
@@ -69,28 +100,34 @@ class GameForm(forms.Form):
         self.seats = seats
         self.fields["soloist"].choices = seats
         self.fields["re_players"].choices = seats
-        for party in ("re", "kontra"):
+        for party, party_name in (("re", "Re"), ("kontra", "Kontra")):
             for kind in EXTRA_KINDS:
                 self.fields[f"{party}_{kind}"] = forms.IntegerField(
-                    min_value=0, max_value=4, required=False, initial=0,
-                    widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "count"}),
+                    label=f"{party_name}: {EXTRA_LABELS[kind]}", min_value=0, max_value=4,
+                    required=False, widget=stepper(f"{party_name}: {EXTRA_LABELS[kind]}"),
                 )  # fmt: skip
-        for position, _name in seats:
+        for position, name in seats:
+            label = _("Penalty points of %(name)s") % {"name": name}
             self.fields[f"penalty_{position}"] = forms.IntegerField(
-                required=False, min_value=-30, max_value=30,
-                widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "count"}),
+                label=label, required=False, min_value=-30, max_value=30,
+                widget=stepper(label, width="count penalty"),
             )  # fmt: skip
 
-    @property
-    def re_extras(self) -> list[forms.BoundField]:
-        return [self[f"re_{kind}"] for kind in EXTRA_KINDS]
-
-    @property
-    def kontra_extras(self) -> list[forms.BoundField]:
-        return [self[f"kontra_{kind}"] for kind in EXTRA_KINDS]
+    def extras_rows(self) -> list[ExtrasRow]:
+        return [
+            ExtrasRow(str(EXTRA_LABELS[kind]), self[f"re_{kind}"], self[f"kontra_{kind}"])
+            for kind in EXTRA_KINDS
+        ]
 
     def penalty_fields(self) -> list[tuple[str, forms.BoundField]]:
         return [(name, self[f"penalty_{position}"]) for position, name in self.seats]
+
+    def has_extras(self) -> bool:
+        """Some extra is filled in (the section then opens by itself)."""
+        return any(_given(row.re) or _given(row.kontra) for row in self.extras_rows())
+
+    def has_penalties(self) -> bool:
+        return any(_given(field) for _name, field in self.penalty_fields())
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -167,7 +204,8 @@ class GameForm(forms.Form):
             initial[f"{party}_announcement"] = level or ""
         for party, counts in (record.get("extras") or {}).items():
             for kind, n in counts.items():
-                initial[f"{party}_{kind}"] = n
+                if n:  # an empty box means 0, as on a new game
+                    initial[f"{party}_{kind}"] = n
         for item in record.get("penalties") or []:
             initial[f"penalty_{item['seat']}"] = item["points"]
         return initial
@@ -195,10 +233,10 @@ class TranscriptionForm(forms.Form):
     """One row of a paper Spielliste: the points of every seat and the solo marks."""
 
     soloist = forms.TypedChoiceField(
-        label=_("solo of"), coerce=int, required=False, empty_value=None
+        label=_("Solo of"), coerce=int, required=False, empty_value=None
     )
-    compulsory = forms.BooleanField(label=_("compulsory solo"), required=False)
-    forced = forms.BooleanField(label=_("forced (vorgeführt)"), required=False)
+    compulsory = forms.BooleanField(label=_("Compulsory solo"), required=False)
+    forced = forms.BooleanField(label=_("Forced (vorgeführt)"), required=False)
 
     def __init__(
         self,

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import secrets
 import uuid
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib import messages
@@ -20,7 +22,7 @@ from django.views import View
 
 from rules.series import Severity
 from scoring.forms import GameForm, TranscriptionForm, form_field_for, form_field_for_transcription
-from scoring.messages import breakdown_lines
+from scoring.messages import breakdown_lines, named_finding
 from scoring.models import Game
 from scoring.services import Actor, Door
 from scoring.services.entry import current_sheet, delete_last_game, preview_game, save_game
@@ -38,6 +40,102 @@ DEVICE_MAX_AGE = 365 * 24 * 3600
 def device_of(request: HttpRequest) -> str:
     value = request.COOKIES.get(DEVICE_COOKIE, "")
     return value if 16 <= len(value) <= 64 and value.isascii() and value.isprintable() else ""
+
+
+@dataclass(frozen=True)
+class SheetSeat:
+    """A player at the table as the sheet shows him: full name, and a short form in two
+    parts ("Anna", "S.") for the narrow score columns of a phone."""
+
+    position: int
+    name: str
+    first: str
+    last: str
+
+    @property
+    def short(self) -> str:
+        return f"{self.first} {self.last}".strip()
+
+
+@dataclass(frozen=True)
+class SheetRow:
+    game: Game
+    points: list[int]
+    totals: list[int]
+
+
+@dataclass(frozen=True)
+class BreakdownLine:
+    """One item of a game's value and the party it counts for ("Re"/"Kontra", in a solo
+    "soloist"/"opponents")."""
+
+    label: str
+    party: str
+    party_label: str
+    points: int
+
+
+@dataclass(frozen=True)
+class Chip:
+    seat: SheetSeat
+    points: int
+
+
+@dataclass(frozen=True)
+class Preview:
+    """A game's value explained: who won, the items of the value, everyone's points."""
+
+    winner: str | None
+    value: int
+    solo: bool
+    lines: list[BreakdownLine]
+    chips: list[Chip]
+
+
+def short_names(names: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Short forms of (first, last) names, unique at the table: ("Anna", "S."); where two
+    would look alike, more of the last name ("Sch."), up to all of it."""
+
+    def form(first: str, last: str, letters: int) -> tuple[str, str]:
+        if not first or not last:
+            return (first or last, "")
+        return (first, last if letters >= len(last) else f"{last[:letters]}.")
+
+    letters = [1] * len(names)
+    while True:
+        forms = [form(f, last, n) for (f, last), n in zip(names, letters, strict=True)]
+        clash = [i for i, x in enumerate(forms) if forms.count(x) > 1]
+        grow = [i for i in clash if letters[i] < len(names[i][1])]
+        if not grow:
+            return forms
+        for i in grow:
+            letters[i] += 1
+
+
+def build_preview(
+    seating: list[SheetSeat],
+    *,
+    winner: str | None,
+    value: int,
+    scores: Mapping[str, Any],
+    breakdown: list[dict[str, object]],
+    record: Mapping[str, Any],
+) -> Preview:
+    solo = len(record.get("re") or []) == 1  # a solo or a Hochzeit played alone
+    parties = (
+        {"re": _("Soloist"), "kontra": _("Opponents")} if solo else {"re": "Re", "kontra": "Kontra"}
+    )
+    lines = [
+        BreakdownLine(
+            label=str(line["label"]),
+            party=str(line.get("party", "")),
+            party_label=parties.get(str(line.get("party", "")), ""),
+            points=int(str(line.get("points", 0))),
+        )
+        for line in breakdown_lines(breakdown)
+    ]
+    chips = [Chip(s, int(scores.get(str(s.position), 0))) for s in seating]
+    return Preview(winner or None, value, solo, lines, chips)
 
 
 class SheetView(View):
@@ -83,7 +181,24 @@ class SheetView(View):
         return redirect(self.base())
 
     def seats(self) -> list[Any]:
-        return list(self.table.seats.select_related("registration__player").order_by("position"))
+        if not hasattr(self, "_seats"):
+            self._seats = list(
+                self.table.seats.select_related("registration__player").order_by("position")
+            )
+        return self._seats
+
+    def seating(self) -> list[SheetSeat]:
+        seats = self.seats()
+        players = [s.registration.player for s in seats]
+        shorts = short_names([(p.first_name, p.last_name) for p in players])
+        return [
+            SheetSeat(s.position, str(p), first, last)
+            for s, p, (first, last) in zip(seats, players, shorts, strict=True)
+        ]
+
+    def names(self) -> dict[int, str]:
+        """Seat -> player, for messages that name a seat."""
+        return {s.position: str(s.registration.player) for s in self.seats()}
 
     def page(
         self,
@@ -94,6 +209,8 @@ class SheetView(View):
         **extra: Any,
     ) -> HttpResponse:
         seats = self.seats()
+        seating = self.seating()
+        names = self.names()
         sheet = current_sheet(self.table)
         games = list(Game.objects.filter(table=self.table).order_by("number"))
         positions = [s.position for s in seats]
@@ -102,16 +219,28 @@ class SheetView(View):
         for game in games:
             points = [int(game.scores.get(str(p), 0)) for p in positions]
             totals = [a + b for a, b in zip(totals, points, strict=True)]
-            rows.append({"game": game, "points": points, "totals": totals})
+            rows.append(SheetRow(game, points, totals))
         records = [{**g.record, "dealer": g.dealer} for g in games]
         nxt, findings = review(self.table, sheet, records, len(seats))
-        names = {s.position: s.registration.player for s in seats}
+        for finding in findings:
+            finding["message"] = named_finding(finding, names)
         if editing is not None:  # at a five-player table the game's dealer sat out
             sitting = editing.dealer if len(seats) == 5 else None
         else:
             sitting = nxt["sitting_out"]
         if form is None:
             form = self.new_form(seats, nxt, editing, sitting)
+        preview = None
+        if editing is not None and not form.is_bound and editing.breakdown:
+            preview = build_preview(
+                seating,
+                winner=editing.winner,
+                value=editing.value,
+                scores=editing.scores,
+                breakdown=editing.breakdown,
+                record=editing.record,
+            )
+        closed = self.table.series.status == Series.Status.CLOSED
         posted_key = self.request.POST.get("idempotency_key", "")
         return render(
             self.request,
@@ -120,16 +249,22 @@ class SheetView(View):
                 "table": self.table,
                 "series": self.table.series,
                 "tournament": self.table.series.tournament,
-                "seats": seats,
+                "seating": seating,
                 "sheet": sheet,
                 "rows": rows,
                 "totals": totals,
                 "next": nxt,
+                "closed": closed,
+                # a new game can be entered (a correction is ``editing``)
+                "entering": editing is None and sheet.status == "open" and not nxt["finished"],
+                "last_game": games[-1] if games else None,
+                "can_correct": sheet.status == "open" or self.as_organizer,
                 "dealer_name": names.get(editing.dealer if editing else nxt["dealer"]),
                 "forced_name": names.get(nxt["forced"]),
                 "sitting_out": sitting,
                 "form": form,
                 "editing": editing,
+                "preview": preview,
                 # A form shown again keeps its key: a resend is then recognised.
                 "idempotency_key": posted_key if form.is_bound else uuid.uuid4().hex,
                 "base": self.base(),
@@ -189,14 +324,22 @@ def _version(request: HttpRequest) -> int | None:
     return int(raw) if raw.isdigit() else None
 
 
-def _attach(form: GameForm | TranscriptionForm, error: ServiceError) -> None:
+def _message(error: ServiceError, names: Mapping[int, str]) -> str:
+    """The error in words, with the players' names where it names a seat."""
+    finding = (error.data or {}).get("finding")
+    return named_finding(finding, names) if isinstance(finding, Mapping) else error.message
+
+
+def _attach(
+    form: GameForm | TranscriptionForm, error: ServiceError, names: Mapping[int, str]
+) -> None:
     """Show an error of the rules engine next to the form field it concerns."""
     field = None
     if error.field and isinstance(form, TranscriptionForm):
         field = form_field_for_transcription(error.field)
     elif error.field:
         field = form_field_for(error.field, form.cleaned_data.get("contract"))
-    form.add_error(field if field in form.fields else None, error.message)
+    form.add_error(field if field in form.fields else None, _message(error, names))
 
 
 class CaptainDoor:
@@ -256,13 +399,17 @@ class GameSaveView(SheetView):
             if exc.refusal is Refusal.CONFLICT:
                 messages.error(request, exc.message)
                 return self.page(form, editing=editing, status=409)
-            _attach(form, exc)
+            _attach(form, exc, self.names())
             return self.page(form, editing=editing)
-        n = entered.game["number"]
+        n, value = entered.game["number"], entered.game["value"]
         if entered.replayed:
             messages.info(request, _("Game %(n)d had already been saved.") % {"n": n})
         elif number:
             messages.success(request, _("Game %(n)d corrected.") % {"n": n})
+        else:
+            messages.success(
+                request, _("Game %(n)d saved: value %(value)d.") % {"n": n, "value": value}
+            )
         return self.home()
 
 
@@ -274,28 +421,29 @@ class PreviewView(SheetView):
         raw = request.POST.get("number", "")
         number = int(raw) if raw.isdigit() and len(raw) < 4 else None
         form = self.bound_form()
-        context: dict[str, Any] = {"seats": self.seats()}
+        context: dict[str, Any] = {}
         if form.is_valid():
             try:
                 result = preview_game(
-                    self.table, form.to_payload(size=len(context["seats"])), number=number
+                    self.table, form.to_payload(size=len(self.seats())), number=number
                 )
             except ServiceError as exc:
-                context["error"] = exc.message
+                context["error"] = _message(exc, self.names())
             else:
-                context["result"] = result
-                context["solo_scored"] = len(result["record"].get("re", [])) == 1
-                context["lines"] = breakdown_lines(result["breakdown"])
-                context["scores"] = [
-                    (s, result["scores"].get(str(s.position), 0)) for s in context["seats"]
-                ]
+                context["preview"] = build_preview(
+                    self.seating(),
+                    winner=result["winner"],
+                    value=result["value"],
+                    scores=result["scores"],
+                    breakdown=result["breakdown"],
+                    record=result["record"],
+                )
         else:
             typed = [
                 f"{form[name].label}: {' '.join(errors)}"
                 for name, errors in form.errors.items()
                 if name in form.fields and form.data.get(name, "") not in ("", None)
             ]
-            context["incomplete"] = not typed
             context["typed_errors"] = typed
         return render(request, "scoring/_preview.html", context)
 
@@ -307,15 +455,15 @@ class DeleteLastView(SheetView):
         game = Game.objects.filter(table=self.table).order_by("-number").first()
         if game is None:
             return self.home()
-        seats = self.seats()
+        seating = self.seating()
         return render(
             request,
             "scoring/confirm_delete.html",
             {
                 "table": self.table,
                 "game": game,
-                "seats": seats,
-                "points": [int(game.scores.get(str(s.position), 0)) for s in seats],
+                "seating": seating,
+                "points": [int(game.scores.get(str(s.position), 0)) for s in seating],
                 "sheet": current_sheet(self.table),
                 "base": self.base(),
                 "as_organizer": self.as_organizer,
@@ -347,7 +495,15 @@ class SubmitView(SheetView):
                 self.table, seat=actor.seat, expected_version=_version(request), actor=actor
             )
         except ServiceError as exc:
-            messages.error(request, exc.message)
+            findings = (exc.data or {}).get("findings")
+            if exc.code == "sheet_has_errors" and findings:
+                first = named_finding(findings[0], self.names())
+                messages.error(
+                    request,
+                    _("The sheet cannot be submitted yet: %(first)s") % {"first": first},
+                )
+            else:
+                messages.error(request, exc.message)
         else:
             messages.success(
                 request, _("Submitted. Another player at the table now confirms the sheet.")

@@ -97,3 +97,79 @@ def test_captain_enters_games_submits_and_another_player_confirms(
     other.get_by_text("Die Liste ist bestätigt. Danke!").wait_for()
     context.close()
     assert ScoreSheet.objects.get(table=table).status == "confirmed"
+
+
+@pytest.fixture
+def english_phone(browser):
+    """A 390 x 844 phone in English (the steppers' labels are new wording)."""
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, locale="en-GB", is_mobile=True, has_touch=True
+    )
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    yield page
+    context.close()
+
+
+def test_extras_and_penalties_by_steppers(live_server, english_phone) -> None:
+    table = running_table(make_tournament(slug="steps"), size=5)
+    link = f"{live_server.url}/tisch/{table.captain_token}/"
+    phone = english_phone
+    phone.context.add_cookies([{"name": "django_language", "value": "en", "url": live_server.url}])
+    phone.goto(link)
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+
+    phone.locator("fieldset.when-normal").get_by_text("2 · Vorname2 Nachname2").click()
+    phone.locator("fieldset.when-normal").get_by_text("3 · Vorname3 Nachname3").click()
+    phone.fill("#id_re_points", "151")
+    phone.get_by_text("Extras (Sonderpunkte)").click()
+    fox = phone.locator("#id_re_fuchs")
+    less = phone.get_by_role("button", name="Re: Fox caught: one less")
+    more = phone.get_by_role("button", name="Re: Fox caught: one more")
+    assert fox.input_value() == "" and less.is_disabled()  # empty box, placeholder 0
+    for box in (less.bounding_box(), more.bounding_box()):
+        assert box and box["width"] >= 44 and box["height"] >= 44  # a finger, not a cursor
+    more.click()
+    assert fox.input_value() == "1"
+    # The live preview follows the stepper: won 1 + under 90 1 + fox 1.
+    phone.locator("#preview").get_by_text("fox caught").wait_for()
+    assert "<strong>3</strong>" in phone.locator("#preview").inner_html()
+    for _ in range(5):
+        if more.is_enabled():
+            more.click()
+    assert fox.input_value() == "4" and more.is_disabled()  # max="4" respected
+    for _ in range(3):
+        less.click()
+    assert fox.input_value() == "1" and less.is_enabled()
+
+    phone.get_by_text("Penalty points").click()
+    penalty = phone.locator("#id_penalty_2")
+    phone.get_by_role("button", name="Penalty points of 2 · Vorname2 Nachname2: one less").click()
+    phone.get_by_role("button", name="Penalty points of 3 · Vorname3 Nachname3: one more").click()
+    assert penalty.input_value() == "-1"  # below zero, which a phone's number pad cannot type
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+
+    phone.get_by_role("button", name="Save game").click()
+    phone.get_by_text("Game 1 saved: value").wait_for()
+    game = Game.objects.get(table=table)
+    assert game.record["extras"]["re"]["fuchs"] == 1
+    assert {p["seat"]: p["points"] for p in game.record["penalties"]} == {2: -1, 3: 1}
+
+    # The way back: the link under the next game opens game 1 with its value shown at once.
+    phone.locator(".next-box").get_by_role("link", name="Correct game 1").click()
+    phone.get_by_text("Correcting game 1").wait_for()
+    assert "<strong>3</strong>" in phone.locator("#preview").inner_html()
+    assert phone.locator("#id_re_fuchs").input_value() == "1"
+    header = phone.locator("table.sheet th.name")
+    assert header.count() == 5 and header.first.inner_text().split() == ["Vorname1", "N."]
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def test_without_javascript_the_boxes_remain(live_server, browser) -> None:
+    table = running_table(make_tournament(slug="nojs"))
+    context = browser.new_context(viewport={"width": 390, "height": 844}, java_script_enabled=False)
+    page = context.new_page()
+    page.goto(f"{live_server.url}/tisch/{table.captain_token}/")
+    assert page.locator(".stepper").count() == 0
+    assert page.locator("input[name=re_fuchs][type=number]").count() == 1
+    context.close()

@@ -158,7 +158,8 @@ def test_preview_of_a_solo_speaks_of_the_soloist(client: Client, table) -> None:
         HTTP_HX_REQUEST="true",
     )
     html = response.content.decode()
-    assert "Der Solist verliert" in html and "2: -3" in html
+    assert "Der Solist verliert" in html
+    assert '<abbr title="Vorname2 Nachname2">Vorname2 N.</abbr> -3' in html
 
 
 def test_a_get_never_writes(client: Client, table) -> None:
@@ -239,3 +240,167 @@ def test_correcting_a_transcribed_row_at_five_leaves_out_its_sitter(client: Clie
     assert Game.objects.get().dealer == 1
     page = client.get(url(five, "spiel/1/")).content.decode()
     assert 'name="points_2"' in page and 'name="points_1"' not in page
+
+
+# Names instead of seats, steppers, confirmations and the states of a correction and of a
+# closed series. New wording is checked in English (the German catalogue follows it).
+
+
+def english(client: Client) -> Client:
+    client.cookies["django_language"] = "en"
+    return client
+
+
+def play_normal_games(table, count: int) -> None:
+    from scoring.services import Actor, Door
+    from scoring.services.entry import save_game
+    from tournaments.models import Table
+
+    captain = Actor(Door.CAPTAIN, seat=4, device="another-phone")
+    for _ in range(count):
+        save_game(
+            Table.objects.get(pk=table.pk),
+            {"contract": "normal", "re": [1, 3], "re_points": 130},
+            actor=captain,
+        )
+
+
+def test_short_names_are_unique_at_the_table() -> None:
+    from scoring.views.captain import short_names
+
+    names = [("Anna", "Schäfer"), ("Anna", "Schulz"), ("Bernd", "Schäfer"), ("Cem", "")]
+    assert short_names(names) == [
+        ("Anna", "Schä."),
+        ("Anna", "Schu."),
+        ("Bernd", "S."),
+        ("Cem", ""),
+    ]
+    assert short_names([("Jo", "Ng"), ("Jo", "Ng")]) == [("Jo", "Ng"), ("Jo", "Ng")]
+
+
+def test_sheet_columns_show_the_players_not_seat_numbers(client: Client, table) -> None:
+    client.post(url(table, "spiel/"), form())
+    html = client.get(url(table)).content.decode()
+    head = html.split('<table class="sheet names">')[1].split("</thead>")[0]
+    assert head.count('class="num name"') == 4
+    assert (
+        '<th class="num name" scope="col" title="Vorname3 Nachname3">'
+        '<span class="first">Vorname3</span> <span class="last">N.</span></th>'
+    ) in head
+
+
+def test_finding_messages_name_the_player_where_the_page_knows_the_seating() -> None:
+    from django.utils import translation
+
+    from scoring.messages import finding_message
+
+    with translation.override("en"):
+        missing = {"seat": 4}
+        assert finding_message("compulsory_solo_missing", missing) == (
+            "The compulsory solo of seat 4 is missing."
+        )
+        assert finding_message("compulsory_solo_missing", missing, names={4: "Anna Schäfer"}) == (
+            "The compulsory solo of Anna Schäfer is missing."
+        )
+        dealer = {"expected": 1, "actual": 2}
+        assert finding_message("dealer_wrong", dealer, names={1: "Ann", 2: "Bo"}) == (
+            "This game is dealt by Ann, not by Bo."
+        )
+        counts = {"expected": 24, "actual": 3}  # not seats: stay numbers
+        assert finding_message("too_few_games", counts, names={3: "X", 24: "Y"}) == (
+            "3 of 24 games entered."
+        )
+
+
+def test_forced_solo_names_the_player_in_the_box_and_in_the_error(client: Client, table) -> None:
+    play_normal_games(table, 20)  # four compulsory solos open, four games left: forced now
+    html = english(client).get(url(table)).content.decode()
+    box = html.split('class="next-box')[1].split("</section>")[0]
+    assert "Forced solo (Vorführen): the compulsory solo of Vorname2 Nachname2 is due now." in box
+    assert " his " not in box
+    refused = client.post(url(table, "spiel/"), form(version="20"))
+    assert refused.status_code == 200
+    assert (
+        "A forced solo (Vorführen) is due now: the compulsory solo of Vorname2 Nachname2."
+        in refused.content.decode()
+    )
+
+
+def test_solo_preview_speaks_of_soloist_and_opponents(client: Client, table) -> None:
+    solo = {"contract": "solo", "solo": "damen", "soloist": "2", "re_points": "150"}
+    html = english(client).post(url(table, "vorschau/"), {**solo, "re_announcement": "ansage"})
+    html = html.content.decode()
+    assert "The soloist wins" in html
+    assert 'class="party-re">Soloist +1<' in html and "Re +" not in html
+    losing = client.post(url(table, "vorschau/"), {**solo, "re_points": "100"}).content.decode()
+    assert 'class="party-kontra">Opponents +1<' in losing and "Kontra +" not in losing
+
+
+def test_correction_page_opens_with_the_saved_game(client: Client, table) -> None:
+    client.post(url(table, "spiel/"), form(re_announcement="ansage", re_fuchs="1"))
+    html = english(client).get(url(table, "spiel/1/")).content.decode()
+    box = html.split('class="next-box')[1].split("</section>")[0]
+    assert "Correcting game 1" in box and " left" not in box and "Game 2" not in box
+    preview = html.split('id="preview"')[1].split("</div>")[0]
+    assert "Re wins" in preview and "<strong>4</strong>" in preview and "fox caught" in preview
+    assert 'name="re_fuchs" value="1"' in html
+    assert 'name="kontra_fuchs" value="0"' not in html  # zero stays an empty box
+    assert '<tr class=" editing">' in html  # the row under correction is marked
+
+
+def test_saving_confirms_the_game_and_offers_its_correction(client: Client, table) -> None:
+    response = english(client).post(url(table, "spiel/"), form(), follow=True)
+    html = response.content.decode()
+    assert "Game 1 saved: value 1." in html
+    assert f'<a href="{url(table, "spiel/1/")}">Correct game 1</a>' in html
+    corrected = client.post(url(table, "spiel/1/"), form(version="1"), follow=True)
+    assert "Game 1 corrected." in corrected.content.decode()
+
+
+def test_closed_series_shows_the_final_state_and_no_dead_actions(client: Client, table) -> None:
+    from django.contrib.auth.models import User
+
+    from scoring.services import Actor, Door
+    from scoring.services.closing import close_series
+
+    fill_sheet(table)  # all games entered, never submitted
+    user = User.objects.create_user("org")
+    table.series.tournament.organizers.add(user)
+    close_series(table.series, actor=Actor(Door.ORGANIZER, user=user), past_unfinished=True)
+    english(client).force_login(user)
+    html = client.get(f"/verwaltung/cup/tisch/{table.pk}/").content.decode()
+    assert "The series is closed." in html and "The sheet was never submitted." in html
+    assert "Check the sheet and submit it." not in html
+    for dead in ("abgeben/", "bestaetigen/", 'value="reopen"', 'value="timeout"'):
+        assert dead not in html
+    assert "/spiel/24/" in html  # corrections stay possible (with a reason)
+
+
+def test_extras_and_penalties_are_steppers_without_a_prefilled_zero(client: Client, table) -> None:
+    html = english(client).get(url(table)).content.decode()
+    fox = html.split('name="re_fuchs"')[0].rsplit("<input", 1)[1] + html.split('name="re_fuchs"')[1]
+    fox = fox.split(">")[0]
+    assert "data-stepper" in fox and 'placeholder="0"' in fox and "value=" not in fox
+    assert 'min="0"' in fox and 'max="4"' in fox and 'aria-label="Re: Fox caught"' in fox
+    assert 'data-less="one less"' in fox and 'data-more="one more"' in fox
+    penalty = html.split('name="penalty_2"')[1].split(">")[0]
+    assert "data-stepper" in penalty and 'min="-30"' in penalty
+    extras = html.split('<table class="extras">')[1].split("</table>")[0]
+    assert extras.count("<tr>") == 4 and extras.count("<td>") == 6  # kinds by Re, Kontra
+
+
+def test_entry_pages_keep_their_query_counts(client: Client, table) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    client.get(url(table))
+    for i in range(3):
+        client.post(url(table, "spiel/"), form(idempotency_key=f"k{i}", version=str(i)))
+    budget = {"": 5, "spiel/2/": 6, "loeschen/": 4}
+    for path, most in budget.items():
+        with CaptureQueriesContext(connection) as ctx:
+            assert client.get(url(table, path)).status_code == 200
+        assert len(ctx.captured_queries) <= most, path
+    with CaptureQueriesContext(connection) as ctx:
+        client.post(url(table, "vorschau/"), form())
+    assert len(ctx.captured_queries) <= 7
