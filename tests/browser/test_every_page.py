@@ -388,3 +388,44 @@ def test_every_page_fits_a_phone_in_both_languages(
         f"{len(LANGUAGES)} languages) in {duration:.1f} s; {len(problems)} problems"
     )
     assert not problems, f"{len(problems)} problems:\n" + "\n".join(problems)
+
+
+SAMPLE = """<!doctype html><html lang="de"><head>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<style>body { margin: 0; } .wide-only { display: none; } .wide { width: 600px; }</style>
+</head><body>
+<div class="wide">breit</div>
+<table id="extra"><thead><tr><th>Rang</th><th>Name</th></tr></thead>
+  <tbody><tr><td>1.</td><td>Anna</td><td>9</td></tr><tr><td>2.</td><td>Bernd</td></tr></tbody>
+</table>
+<table id="spans"><thead><tr><th rowspan="2">Tisch</th><th colspan="2">Punkte</th></tr>
+  <tr><th>Re</th><th>Kontra</th></tr></thead>
+  <tbody><tr><td rowspan="2">1</td><td>2</td><td>-2</td></tr><tr><td>3</td><td>-3</td></tr>
+  <tr><td colspan="3">Summe</td></tr></tbody>
+</table>
+<table id="hidden"><thead><tr><th>Name</th><th class="wide-only">Verein</th></tr></thead>
+  <tbody><tr><td>Anna</td><td>Dulle</td></tr></tbody>
+</table>
+<details><summary>Mehr</summary><p>scoring.sheet.confirmed {'seat': 2} Seat 2</p></details>
+</body></html>"""
+
+
+def test_the_checks_find_what_they_look_for(browser: Any) -> None:
+    """The checks themselves, on a page with one defect of each kind (and a table with
+    rowspans and colspans that is right)."""
+    context = browser.new_context(viewport={"width": WIDTH, "height": HEIGHT}, is_mobile=True)
+    page = context.new_page()
+    page.set_content(SAMPLE)
+    found = page.evaluate(CHECKS_JS)
+    context.close()
+    assert (found["width"], found["scroll"]) == (WIDTH, 600)
+    assert found["wide"] == ["div.wide 600"]
+    assert found["tables"] == [
+        'table#extra (table 1): header 2 cells, 1 row has 3 (first: "1.")',
+        'table#extra (table 1): header 2 cells shown, 1 row has 3 (first: "1.")',
+        'table#hidden (table 3): header 1 cells shown, 1 row has 2 (first: "Anna")',
+    ]
+    problems = text_problems(found["text"], "de")
+    kinds = ("action code ", "Python repr ", "English on a German page ")
+    assert len(problems) == 3, problems
+    assert all(p.startswith(k) for p, k in zip(problems, kinds, strict=True)), problems
