@@ -7,7 +7,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import Registration, Tournament
-from tournaments.services.setup import settings_problems
+from tournaments.services.setup import settings_problems, unique_slug
 
 StrOrPromise = str | Promise
 
@@ -64,6 +64,25 @@ class TournamentForm(forms.ModelForm):
             self.initial.setdefault("tiebreak", ["best_series", "last_series"])
         # A form sent without the choice (older clients, scripts) keeps the current one.
         self.fields["confirmation"].required = False
+        # Left empty, the short name is derived from the name (static/js/slug.js fills it in
+        # while the name is typed).
+        self.fields["slug"].required = False
+        self.fields["slug"].help_text = _("Leave empty to derive it from the name.")
+        if self.instance.pk is None:
+            self.fields["slug"].widget.attrs["data-suggest-from-name"] = ""
+
+    def clean_slug(self) -> str:
+        slug: str = self.cleaned_data.get("slug") or ""
+        name = self.cleaned_data.get("name") or ""
+        if not slug:
+            return unique_slug(name, exclude_pk=self.instance.pk) if name else ""
+        if Tournament.objects.exclude(pk=self.instance.pk).filter(slug=slug).exists():
+            raise forms.ValidationError(
+                _("Another tournament has this short name; “%(free)s” is free."),
+                code="unique",
+                params={"free": unique_slug(slug, exclude_pk=self.instance.pk)},
+            )
+        return slug
 
     def clean_confirmation(self) -> str:
         return self.cleaned_data.get("confirmation") or self.instance.confirmation

@@ -6,6 +6,7 @@ import datetime
 from typing import Any
 
 from django.db import transaction
+from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from tournaments.models import Tournament
@@ -30,6 +31,34 @@ def settings_problems(
                 "Series %(n)d is already drawn; the tournament needs at least %(n)d series."
             ) % {"n": started.number}
     return problems
+
+
+GERMAN_LETTERS = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss"})
+SLUG_MAX_LENGTH = 60  # Tournament.slug
+
+
+def slug_from_name(name: str) -> str:
+    """The short name for links a tournament name suggests: "Großer Bärenpreis" →
+    "grosser-baerenpreis" (umlauts written out, then Django's slugify)."""
+    slug = slugify(name.lower().translate(GERMAN_LETTERS))
+    return slug[:SLUG_MAX_LENGTH].strip("-") or "turnier"
+
+
+def unique_slug(name: str, *, exclude_pk: int | None = None) -> str:
+    """``slug_from_name`` made unique with a number ("-2", "-3", ...) if another tournament
+    (not ``exclude_pk``) has it already."""
+    base = slug_from_name(name)
+    taken = set(
+        Tournament.objects.exclude(pk=exclude_pk)
+        .filter(slug__startswith=base[: SLUG_MAX_LENGTH - 4])
+        .values_list("slug", flat=True)
+    )
+    slug, number = base, 1
+    while slug in taken:
+        number += 1
+        suffix = f"-{number}"
+        slug = base[: SLUG_MAX_LENGTH - len(suffix)].rstrip("-") + suffix
+    return slug
 
 
 @transaction.atomic

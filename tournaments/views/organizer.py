@@ -46,7 +46,9 @@ class TournamentUpdateView(OrganizerMixin, FormView):
     form_class = TournamentForm
 
     def get_form_kwargs(self) -> dict[str, Any]:
-        return {**super().get_form_kwargs(), "instance": self.tournament}
+        # A copy: a rejected form must not change the tournament the menu links to.
+        instance = Tournament.objects.get(pk=self.tournament.pk)
+        return {**super().get_form_kwargs(), "instance": instance}
 
     def form_valid(self, form: TournamentForm) -> HttpResponse:
         tournament = save_tournament(form.save(commit=False))
