@@ -10,6 +10,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from django.db.models import F
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
@@ -358,7 +359,8 @@ class PlayerGamesView(PublicTournamentMixin, TemplateView):
         scores = (
             PlayerScore.objects.filter(registration=registration)
             .select_related("game", "penalty")
-            .order_by("series_number", "game__number", "pk")
+            # penalties after the games of their series, on every database
+            .order_by("series_number", F("game__number").asc(nulls_last=True), "pk")
         )
         blocks: dict[int, list[PlayerScore]] = {}
         for score in scores:

@@ -290,3 +290,27 @@ def test_player_page_queries_do_not_grow_with_the_games(client: Client, table) -
     before = count()
     play(table, [NORMAL, FOX, NORMAL])
     assert count() == before
+
+
+def test_penalty_row_has_the_cells_of_a_game(client: Client, table) -> None:
+    from django.contrib.auth.models import User
+
+    from scoring.services.penalties import add_penalty
+
+    organizer = User.objects.create_user("org")
+    add_penalty(
+        table.series, table.seats.get(position=1).registration, -2, "Handy am Tisch",
+        Actor(Door.ORGANIZER, user=organizer),
+    )  # fmt: skip
+    rows = game_rows(english(client).get("/turniere/cup/spieler/1/").content.decode())
+    assert rows[-1] == ["", "", "Penalty: Handy am Tisch", "", "", "-2"]
+
+
+def test_transcribed_games_read_off_the_points(client: Client, db) -> None:
+    paper = running_table(make_tournament(slug="paper", entry_mode="transcription"))
+    ScoreSheet.objects.create(table=paper, mode=ScoreSheet.Mode.TRANSCRIPTION)
+    play(paper, [{"scores": {"1": 3, "2": -3, "3": 3, "4": -3}}])
+    first = game_rows(english(client).get("/turniere/paper/spieler/1/").content.decode())
+    second = game_rows(client.get("/turniere/paper/spieler/2/").content.decode())
+    assert first[0][2] == "Game from the paper sheet" and first[0][3] == "won"
+    assert second[0][3] == "lost" and second[0][5] == "-3"
