@@ -314,3 +314,14 @@ def test_transcribed_games_read_off_the_points(client: Client, db) -> None:
     second = game_rows(client.get("/turniere/paper/spieler/2/").content.decode())
     assert first[0][2] == "Game from the paper sheet" and first[0][3] == "won"
     assert second[0][3] == "lost" and second[0][5] == "-3"
+
+
+def test_current_table_is_that_of_the_series_drawn_next(client: Client, cup) -> None:
+    second, third = cup.series.get(number=2), cup.series.get(number=3)
+    set_status(second, Series.Status.CLOSED)
+    players = list(cup.registrations.order_by("start_number"))
+    seat_table(third, [players[4], players[2], players[0], players[6]], 4)
+    set_status(third, Series.Status.DRAWN)
+    html = english(client).get("/turniere/cup/spieler/1/").content.decode()
+    assert "Series 3 has been drawn" in html and "Table 4, seat 3" in html
+    assert 'href="/turniere/cup/serie/3/#tisch-4"' in html
