@@ -102,7 +102,7 @@ def test_seating_search_without_javascript(client: Client, cup, query: str, foun
     html = english(client).get("/turniere/cup/serie/1/", {"q": query}).content.decode()
     assert sorted(shown_lines(html)) == sorted(found)
     assert f'value="{query}"' in html
-    assert "Show everybody" in html
+    assert "Show all" in html
 
 
 def test_seating_search_marks_the_table(client: Client, cup) -> None:
