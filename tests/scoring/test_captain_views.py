@@ -331,9 +331,10 @@ def test_solo_preview_speaks_of_soloist_and_opponents(client: Client, table) -> 
     html = english(client).post(url(table, "vorschau/"), {**solo, "re_announcement": "ansage"})
     html = html.content.decode()
     assert "The soloist wins" in html
-    assert 'class="party-re">Soloist +1<' in html and "Re +" not in html
+    assert '<span class="party party-re">Soloist:</span> won +1' in html and "Re:" not in html
     losing = client.post(url(table, "vorschau/"), {**solo, "re_points": "100"}).content.decode()
-    assert 'class="party-kontra">Opponents +1<' in losing and "Kontra +" not in losing
+    assert '<span class="party party-kontra">Opponents:</span> won +1' in losing
+    assert "Kontra:" not in losing
 
 
 def test_correction_page_opens_with_the_saved_game(client: Client, table) -> None:
@@ -374,6 +375,25 @@ def test_closed_series_shows_the_final_state_and_no_dead_actions(client: Client,
     for dead in ("abgeben/", "bestaetigen/", 'value="reopen"', 'value="timeout"'):
         assert dead not in html
     assert "/spiel/24/" in html  # corrections stay possible (with a reason)
+
+
+def test_closed_series_offers_missing_games_behind_a_fold(client: Client, table) -> None:
+    from django.contrib.auth.models import User
+
+    from scoring.services import Actor, Door
+    from scoring.services.closing import close_series
+
+    play_normal_games(table, 3)
+    user = User.objects.create_user("org")
+    table.series.tournament.organizers.add(user)
+    close_series(table.series, actor=Actor(Door.ORGANIZER, user=user), past_unfinished=True)
+    english(client).force_login(user)
+    html = client.get(f"/verwaltung/cup/tisch/{table.pk}/").content.decode()
+    box = html.split('class="next-box')[1].split("</section>")[0]
+    assert "The series is closed." in box and "Only 3 games were entered." in box
+    assert " left" not in box and "Correct game" not in box
+    assert '<details class="late-entry">' in html
+    assert "Enter missing game 4 (dealer: Vorname4 Nachname4)" in html
 
 
 def test_extras_and_penalties_are_steppers_without_a_prefilled_zero(client: Client, table) -> None:
