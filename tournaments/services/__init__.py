@@ -6,5 +6,3 @@ from __future__ import annotations
 from common.services import Refusal, ServiceError
 
 __all__ = ["Refusal", "ServiceError"]
-
-
