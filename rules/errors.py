@@ -63,7 +63,7 @@ ERROR_CODES: dict[str, str] = {
     # penalties and house switches
     "penalties_not_zero_sum": "Penalty points must sum to zero (deductions are separate).",
     "penalty_out_of_range": "A penalty component is between -48 and 48 points (DDV).",
-    "deduction_out_of_range": "A deduction is between -12 and 0 points.",
+    "deduction_out_of_range": "A deduction is between -max_deduction (12) and -1 points.",
     "bock_out_of_range": "Bock multiplier not allowed by the rule set.",
     # series input
     "scores_seats_mismatch": "Entered scores must name every seat of the table once.",

@@ -451,11 +451,11 @@ def _parse_rows(
         fail("penalties_not_zero_sum", "penalties")
     deductions = _parse_components(data, "deductions", seats, None)
     for i, d in enumerate(deductions):
-        if not -rs.max_deduction <= d.points <= 0:
+        if not rs.deduction_allowed(d.points):
             fail(
                 "deduction_out_of_range",
                 f"deductions.{i}.points",
-                f"A deduction is between -{rs.max_deduction} and 0 points.",
+                f"A deduction is between -{rs.max_deduction} and -1 points.",
             )
     value = data.get("scores")
     if value is None:

@@ -58,6 +58,10 @@ class RuleSet:
     severe_penalty_per_absage: int = 3
     max_deduction: int = 12  # unsportsmanlike deduction without counter-credit (TSR 9.7)
 
+    def deduction_allowed(self, points: int) -> bool:
+        """A deduction (TSR 9.7: no counter-credit) takes 1 to ``max_deduction`` points."""
+        return -self.max_deduction <= points <= -1
+
     def normal_games(self, table_size: int) -> int:
         return self.normal_games_5 if table_size == 5 else self.normal_games_4
 

@@ -24,8 +24,8 @@ Transcribed row (a decoded JSON object)::
   row carries only penalty points, the same dealer deals again, an open compulsory solo stays
   open, the row does not count; no solo marks.
 - ``deductions`` (optional): ``[{"seat": s, "points": n}, ...]``, unsportsmanlike deductions
-  (TSR 9.7, -12..0 each) that are included in ``scores`` but have no counter-credit; the row
-  checks leave them out.
+  (TSR 9.7, -12..-1 each under ``ddv``: ``RuleSet.deduction_allowed``) that are included
+  in ``scores`` but have no counter-credit; the row checks leave them out.
 
 Unknown fields are rejected; integers must be JSON integers (no booleans, floats, strings).
 
@@ -210,11 +210,11 @@ def _deductions(value: object, seats: tuple[int, ...], rs: RuleSet) -> tuple[Pen
                 fail("missing_field", f"{field}.{k}", f"{k} is required.")
         seat = _seat(raw["seat"], f"{field}.seat", seats)
         points = _int(raw["points"], f"{field}.points")
-        if not -rs.max_deduction <= points <= 0:
+        if not rs.deduction_allowed(points):
             fail(
                 "deduction_out_of_range",
                 f"{field}.points",
-                f"A deduction is between -{rs.max_deduction} and 0 points.",
+                f"A deduction is between -{rs.max_deduction} and -1 points.",
             )
         items.append(Penalty(seat, points))
     return tuple(items)

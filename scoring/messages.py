@@ -12,6 +12,8 @@ from collections.abc import Mapping
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from rules.ruleset import DDV, RuleSet
+
 ERROR_MESSAGES = {
     "invalid_json": gettext_lazy("The entry could not be read."),
     "not_an_object": gettext_lazy("The entry could not be read."),
@@ -71,7 +73,9 @@ ERROR_MESSAGES = {
     ),
     "penalties_not_zero_sum": gettext_lazy("Penalty points must add up to zero."),
     "penalty_out_of_range": gettext_lazy("Penalty points lie between −48 and 48 per player."),
-    "deduction_out_of_range": gettext_lazy("A deduction lies between −12 and 0 points."),
+    "deduction_out_of_range": gettext_lazy(
+        "A deduction lies between −%(max_deduction)s and −1 points."
+    ),
     "bock_out_of_range": gettext_lazy("This rule set does not allow that many Bock games."),
     "scores_seats_mismatch": gettext_lazy("Enter the points of every player at the table."),
     "invalid_table_size": gettext_lazy("This table size is not allowed."),
@@ -107,13 +111,12 @@ FINDING_MESSAGES = {
 }
 
 
-def engine_error_message(code: str, field: str) -> str:
+def engine_error_message(code: str, field: str, ruleset: RuleSet = DDV) -> str:
+    """The engine's refusal in words; bounds in the message come from the rule set."""
     message = ERROR_MESSAGES.get(code)
-    return (
-        str(message)
-        if message is not None
-        else _("The entry is not valid (%(code)s).") % {"code": code}
-    )
+    if message is None:
+        return _("The entry is not valid (%(code)s).") % {"code": code}
+    return str(message) % _Lenient(max_deduction=ruleset.max_deduction)
 
 
 class _Lenient(dict[str, object]):

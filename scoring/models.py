@@ -7,7 +7,12 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from rules.ruleset import PRESETS
 from tournaments.models import Registration, Series, Table, Tournament
+
+#: The widest deduction any rule set allows: the database's last line; the service checks
+#: the tournament's own rule set.
+MAX_DEDUCTION = max(ruleset.max_deduction for ruleset in PRESETS.values())
 
 
 class ScoreSheet(models.Model):
@@ -100,7 +105,8 @@ class Penalty(models.Model):
         verbose_name_plural = _("penalties")
         constraints = [
             models.CheckConstraint(
-                condition=Q(points__lt=0) & Q(points__gte=-12), name="penalty_deduction_range"
+                condition=Q(points__lt=0) & Q(points__gte=-MAX_DEDUCTION),
+                name="penalty_deduction_range",
             ),
         ]
 

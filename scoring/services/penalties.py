@@ -5,7 +5,9 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from scoring.messages import engine_error_message
 from scoring.models import AuditEntry, Penalty, PlayerScore
+from scoring.rulesets import ruleset_for
 from scoring.services import Actor
 from tournaments.models import Registration, Series
 from tournaments.services import Refusal, ServiceError
@@ -19,10 +21,11 @@ def add_penalty(
         raise ServiceError(
             "forbidden", _("Only organizers give penalty points."), refusal=Refusal.FORBIDDEN
         )
-    if not -12 <= points < 0:
+    ruleset = ruleset_for(series.tournament)
+    if not ruleset.deduction_allowed(points):
         raise ServiceError(
             "deduction_out_of_range",
-            _("A deduction lies between −12 and −1 points."),
+            engine_error_message("deduction_out_of_range", "points", ruleset),
             field="points",
         )
     if not reason.strip():

@@ -13,7 +13,9 @@ from django.utils.translation import gettext_lazy
 from django.views import View
 from django.views.generic import FormView, TemplateView
 
+from rules.ruleset import RuleSet
 from scoring.models import Penalty
+from scoring.rulesets import ruleset_for
 from scoring.services import Actor, Door
 from scoring.services.closing import close_series, unfinished_sheets
 from scoring.services.penalties import add_penalty
@@ -95,12 +97,16 @@ class PenaltyForm(forms.Form):
     registration = forms.ModelChoiceField(
         label=gettext_lazy("player"), queryset=Registration.objects.none()
     )
-    points = forms.IntegerField(label=gettext_lazy("points"), min_value=-12, max_value=-1)
+    points = forms.IntegerField(label=gettext_lazy("points"))  # bounds: see __init__
     reason = forms.CharField(label=gettext_lazy("reason"), max_length=300)
 
-    def __init__(self, *args: Any, registrations: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, registrations: Any, ruleset: RuleSet, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["registration"].queryset = registrations
+        # The rule set's bound (TSR 9.7), checked here and by the service, shown by the page.
+        self.fields["points"] = forms.IntegerField(
+            label=gettext_lazy("points"), min_value=-ruleset.max_deduction, max_value=-1
+        )
 
 
 class PenaltyView(OrganizerMixin, FormView):
@@ -116,7 +122,11 @@ class PenaltyView(OrganizerMixin, FormView):
         seated = self.tournament.registrations.filter(seats__series=self.series()).select_related(
             "player"
         )
-        return {**super().get_form_kwargs(), "registrations": seated}
+        return {
+            **super().get_form_kwargs(),
+            "registrations": seated,
+            "ruleset": ruleset_for(self.tournament),
+        }
 
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         series = self.series()

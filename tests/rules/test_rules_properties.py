@@ -98,7 +98,7 @@ def records(
         data["penalties"] = [{"seat": s, "points": p} for s, p in comps]
     if deductions and draw(st.booleans()):
         data["deductions"] = [
-            {"seat": draw(st.sampled_from(seats)), "points": -draw(st.integers(0, 12))}
+            {"seat": draw(st.sampled_from(seats)), "points": -draw(st.integers(1, 12))}
         ]
     return data
 
