@@ -7,7 +7,8 @@ from django.urls import include, path, re_path, register_converter
 from rest_framework.routers import SimpleRouter
 
 from common.api.errors import not_found
-from scoring.api.views import captain, closing, games, sheets, standings
+from scoring.api.views import captain, games, sheets, standings
+from scoring.api.views import series as results
 from tournaments.api.views import players, registrations, series, tables, tournaments
 
 app_name = "api"
@@ -64,7 +65,7 @@ urlpatterns = [
     ),
     path(T + "series/", _actions(Ser, get="list"), name="series-list"),
     path(S, _actions(Ser, get="retrieve"), name="series-detail"),
-    path(S + "draw/", _actions(Ser, post="draw"), name="series-draw"),
+    path(S + "draw/", results.SeriesDrawView.as_view(), name="series-draw"),
     path(S + "swap/", _actions(Ser, post="swap"), name="series-swap"),
     path(
         S + "latecomers/",
@@ -72,7 +73,7 @@ urlpatterns = [
         name="series-latecomers",
     ),
     path(S + "start/", _actions(Ser, post="start"), name="series-start"),
-    path(S + "close/", closing.SeriesCloseView.as_view(), name="series-close"),
+    path(S + "close/", results.SeriesCloseView.as_view(), name="series-close"),
     path(S + "tables/", _actions(Tab, get="list"), name="tables"),
     path(TABLE, _actions(Tab, get="retrieve"), name="table"),
     path(TABLE + "games/", games.GameListView.as_view(), name="games"),

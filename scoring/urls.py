@@ -55,6 +55,11 @@ urlpatterns = [
         name="call-time",
     ),
     path(
+        "verwaltung/<slug:slug>/serie/<int:number>/auslosen/",
+        organizer_actions.DrawSeriesView.as_view(),
+        name="draw-series",
+    ),
+    path(
         "verwaltung/<slug:slug>/serie/<int:number>/abschliessen/",
         organizer_actions.CloseSeriesView.as_view(),
         name="close-series",

@@ -235,6 +235,7 @@ EXPECT: dict[str, dict[str, tuple[Any, Any]]] = {
     "scoring:call-time": ORGANIZER_PAGE,
     "scoring:penalties": ORGANIZER_PAGE,
     "scoring:close-series": ORGANIZER_PAGE,
+    "scoring:draw-series": ORGANIZER_PAGE,
     "documents:series": ORGANIZER_PAGE,
     "documents:results": ORGANIZER_PAGE,
     "documents:status": ORGANIZER_PAGE,

@@ -18,11 +18,14 @@ from scoring.models import Penalty
 from scoring.rulesets import ruleset_for
 from scoring.services import Actor, Door
 from scoring.services.closing import close_series, unfinished_sheets
+from scoring.services.draw import draw_series
 from scoring.services.penalties import add_penalty
 from scoring.services.sheet import call_time, reopen_sheet, set_timeout
+from tournaments.forms import DrawForm
 from tournaments.models import Registration, Series, Table
 from tournaments.services import ServiceError
 from tournaments.views.mixins import OrganizerMixin
+from tournaments.views.series import SeriesManageView
 
 
 class SheetActionView(OrganizerMixin, View):
@@ -58,6 +61,35 @@ class CallTimeView(OrganizerMixin, View):
         else:
             messages.success(
                 request, _("Time called at %(n)d tables: only forced solos remain.") % {"n": count}
+            )
+        return redirect("tournaments:series", slug=self.tournament.slug, number=series.number)
+
+
+class DrawSeriesView(SeriesManageView):
+    """The series page's draw form: a draw by standings reads the results, so it is posted
+    here; an invalid form shows the series page again with its errors."""
+
+    http_method_names = ["post"]
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        series = self.get_series()
+        form = DrawForm(request.POST)
+        if not form.is_valid():
+            return self.render_to_response(self.get_context_data(series=series, draw_form=form))
+        try:
+            plan = draw_series(
+                series,
+                seed=form.cleaned_data["seed"],
+                mode=form.cleaned_data["mode"],
+                keep_clubs_apart=form.cleaned_data["keep_clubs_apart"],
+            )
+        except ServiceError as exc:
+            messages.error(request, exc.message)
+        else:
+            messages.success(
+                request,
+                _("Drawn with seed %(seed)d: %(tables)d tables, %(repeats)d repeated encounters.")
+                % {"seed": plan.seed, "tables": len(plan.tables), "repeats": plan.repeats},
             )
         return redirect("tournaments:series", slug=self.tournament.slug, number=series.number)
 

@@ -109,7 +109,7 @@ def test_swap_players_reports_repeats(tournament: Tournament) -> None:
 def test_series_page_draw_and_start(alice_client: Client, tournament: Tournament) -> None:
     add_players(tournament, 8)
     response = alice_client.post(
-        "/verwaltung/herbst/serie/1/", {"action": "draw", "seed": "5", "mode": "random"}
+        "/verwaltung/herbst/serie/1/auslosen/", {"seed": "5", "mode": "random"}
     )
     assert response.status_code == 302
     alice_client.post("/verwaltung/herbst/serie/1/", {"action": "start"})
@@ -122,7 +122,7 @@ def test_series_page_draw_and_start(alice_client: Client, tournament: Tournament
 def test_series_page_shows_refusal(alice_client: Client, tournament: Tournament) -> None:
     add_players(tournament, 7)
     response = alice_client.post(
-        "/verwaltung/herbst/serie/1/", {"action": "draw", "seed": "5", "mode": "random"},
+        "/verwaltung/herbst/serie/1/auslosen/", {"seed": "5", "mode": "random"},
         follow=True,
     )  # fmt: skip
     assert "7" in response.content.decode()

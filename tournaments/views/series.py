@@ -1,5 +1,5 @@
-"""A series from the organizer's side: draw, redraw, swap, seat latecomers, start (closing is
-the results app's page, ``scoring.views.organizer_actions.CloseSeriesView``)."""
+"""A series from the organizer's side: swap, seat latecomers, start. Drawing and closing are
+the results app's (``scoring.views.organizer_actions``): a draw may seat by the standings."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from django.views.generic import TemplateView
 from tournaments.forms import DrawForm, SwapForm
 from tournaments.models import Series
 from tournaments.services import ServiceError
-from tournaments.services.draw import draw_series, swap_players
+from tournaments.services.draw import swap_players
 from tournaments.services.latecomers import (
     LatecomerOutcome,
     propose_latecomers,
@@ -59,8 +59,6 @@ class SeriesManageView(OrganizerMixin, TemplateView):
         series = self.get_series()
         action = request.POST.get("action")
         try:
-            if action == "draw":
-                return self.draw(series)
             if action == "swap":
                 return self.swap(series)
             if action == "seat_latecomers":
@@ -84,31 +82,6 @@ class SeriesManageView(OrganizerMixin, TemplateView):
             return self.render_to_response(context)
         messages.success(self.request, _("Series started: the captain links are valid now."))
         return redirect("tournaments:series", slug=self.tournament.slug, number=series.number)
-
-    def draw(self, series: Series) -> HttpResponse:
-        form = DrawForm(self.request.POST)
-        if not form.is_valid():
-            return self.render_to_response(self.get_context_data(series=series, draw_form=form))
-        plan = draw_series(
-            series,
-            seed=form.cleaned_data["seed"],
-            mode=form.cleaned_data["mode"],
-            keep_clubs_apart=form.cleaned_data["keep_clubs_apart"],
-            standings=self.standings_order(series)
-            if form.cleaned_data["mode"] == "standings"
-            else (),
-        )
-        messages.success(
-            self.request,
-            _("Drawn with seed %(seed)d: %(tables)d tables, %(repeats)d repeated encounters.")
-            % {"seed": plan.seed, "tables": len(plan.tables), "repeats": plan.repeats},
-        )
-        return redirect("tournaments:series", slug=self.tournament.slug, number=series.number)
-
-    def standings_order(self, series: Series) -> tuple[int, ...]:
-        from tournaments.services.standings_order import start_numbers_by_standing
-
-        return start_numbers_by_standing(self.tournament, before_series=series.number)
 
     def swap(self, series: Series) -> HttpResponse:
         seated = self.tournament.registrations.filter(seats__series=series)

@@ -1,5 +1,6 @@
-"""The series of a tournament: viewable like the tournament; draw, swap, seat latecomers and
-start for its organizers. Closing is a results use case: ``scoring.api.views.closing``."""
+"""The series of a tournament: viewable like the tournament; swap, seat latecomers and start
+for its organizers. Drawing (it may seat by the standings) and closing are results use cases:
+``scoring.api.views.series``."""
 
 from __future__ import annotations
 
@@ -18,7 +19,6 @@ from common.api.base import ApiMixin, validated
 from common.api.schema import errors
 from tournaments.api.access import organized_tournament, viewable_tournament
 from tournaments.api.serializers.series import (
-    DrawSerializer,
     LatecomersSerializer,
     SeriesSerializer,
     StartSerializer,
@@ -26,10 +26,9 @@ from tournaments.api.serializers.series import (
 )
 from tournaments.models import Series
 from tournaments.services import ServiceError
-from tournaments.services.draw import draw_series, swap_players
+from tournaments.services.draw import swap_players
 from tournaments.services.latecomers import LatecomerOutcome, propose_latecomers, seat_latecomers
 from tournaments.services.lifecycle import start_series
-from tournaments.services.standings_order import start_numbers_by_standing
 
 SLUG = OpenApiParameter("slug", str, OpenApiParameter.PATH, description="Tournament.")
 NUMBER = OpenApiParameter("number", int, OpenApiParameter.PATH, description="Series number.")
@@ -57,7 +56,7 @@ class SeriesViewSet(
 
     def get_queryset(self) -> Any:
         slug = self.kwargs["slug"]
-        if self.action in ("draw", "swap", "latecomers", "start"):
+        if self.action in ("swap", "latecomers", "start"):
             tournament = organized_tournament(self.request, slug)
         else:
             tournament = viewable_tournament(self.request, slug)
@@ -75,28 +74,6 @@ class SeriesViewSet(
 
     def _answer(self, series: Series) -> Response:
         return Response(SeriesSerializer(self.get_queryset().get(pk=series.pk)).data)
-
-    @extend_schema(
-        summary="Draw (or redraw before the start) the tables of a series",
-        parameters=[SLUG, NUMBER],
-        request=DrawSerializer,
-        responses={200: SeriesSerializer, **ACTION_ERRORS},
-    )
-    @action(detail=True, methods=["post"])
-    def draw(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        series = self.get_object()
-        data = validated(DrawSerializer, request.data)
-        standings: tuple[int, ...] = ()
-        if data["mode"] == "standings":
-            standings = start_numbers_by_standing(series.tournament, before_series=series.number)
-        draw_series(
-            series,
-            seed=data["seed"],
-            mode=data["mode"],
-            keep_clubs_apart=data["keep_clubs_apart"],
-            standings=standings,
-        )
-        return self._answer(series)
 
     @extend_schema(
         summary="Exchange the seats of two players (after the draw, before the start)",
