@@ -2,28 +2,13 @@
 
 from __future__ import annotations
 
-import dataclasses
 from collections import defaultdict
 
 from django.utils import timezone
 
 from documents.data import SeatInfo, SeriesInfo, TableInfo
-from rules.ruleset import DDV, PRESETS, RuleSet
-from tournaments.models import Seat, Series, Table, Tournament, absolute_url
-
-_GAME_COUNT_FIELDS = ("normal_games_4", "normal_games_5", "compulsory_solos")
-
-
-def ruleset_for(tournament: Tournament) -> RuleSet:
-    """The tournament's rule set preset with the game counts it overrides, if any."""
-    ruleset = PRESETS.get(tournament.ruleset, DDV)
-    overrides = tournament.rule_overrides if isinstance(tournament.rule_overrides, dict) else {}
-    counts = {
-        key: value
-        for key, value in overrides.items()
-        if key in _GAME_COUNT_FIELDS and isinstance(value, int) and value >= 0
-    }
-    return dataclasses.replace(ruleset, **counts) if counts else ruleset
+from scoring.rulesets import ruleset_for
+from tournaments.models import Seat, Series, Table, absolute_url
 
 
 def load_series(series: Series) -> SeriesInfo:
