@@ -20,7 +20,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from scoring.forms import CONTRACTS, SOLO_TYPES
+from scoring.labels import CONTRACT_LABELS, SOLO_LABELS
 from scoring.models import AuditEntry, ScoreSheet
 from tournaments.models import Registration, Seat
 
@@ -116,8 +116,6 @@ def describe_actor(
 
 # --- values ----------------------------------------------------------------------------
 
-CONTRACT_LABELS: dict[str, Any] = dict(CONTRACTS)
-SOLO_LABELS: dict[str, Any] = dict(SOLO_TYPES)
 ARROW = " → "
 
 

@@ -8,21 +8,8 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-CONTRACTS = [
-    ("normal", _("Normal game")),
-    ("hochzeit", _("Hochzeit")),
-    ("solo", _("Solo")),
-    ("stille_hochzeit", _("Silent Hochzeit")),
-]
-SOLO_TYPES = [
-    ("karo", _("Diamonds (Trumpf)")),
-    ("herz", _("Hearts")),
-    ("pik", _("Spades")),
-    ("kreuz", _("Clubs")),
-    ("damen", _("Queens")),
-    ("buben", _("Jacks")),
-    ("fleischlos", _("Aces (no trumps)")),
-]
+from scoring.labels import CONTRACT_LABELS, ENTERED_EXTRAS, EXTRA_LABELS, SOLO_LABELS, choices
+
 LEVELS = [
     ("", _("—")),
     ("ansage", _("announced")),
@@ -32,8 +19,7 @@ LEVELS = [
     ("schwarz", _("schwarz")),
 ]
 PARTNER_TRICKS = [("1", "1"), ("2", "2"), ("3", "3"), ("", _("alone (Karo solo)"))]
-EXTRA_KINDS = ("fuchs", "doppelkopf", "karlchen")
-EXTRA_LABELS = {"fuchs": _("Fox caught"), "doppelkopf": _("Doppelkopf"), "karlchen": _("Karlchen")}
+EXTRA_KINDS = tuple(str(extra) for extra in ENTERED_EXTRAS)
 
 
 def stepper(label: str, *, width: str = "count") -> forms.NumberInput:
@@ -68,8 +54,10 @@ class ExtrasRow:
 class GameForm(forms.Form):
     """Seats are passed in as (position, name) choices; the sitting dealer is left out."""
 
-    contract = forms.ChoiceField(label=_("Game type"), choices=CONTRACTS, widget=forms.RadioSelect)
-    solo = forms.ChoiceField(label=_("Solo type"), choices=SOLO_TYPES, required=False)
+    contract = forms.ChoiceField(
+        label=_("Game type"), choices=choices(CONTRACT_LABELS), widget=forms.RadioSelect
+    )
+    solo = forms.ChoiceField(label=_("Solo type"), choices=choices(SOLO_LABELS), required=False)
     soloist = forms.TypedChoiceField(
         label=_("Soloist"), coerce=int, required=False, widget=forms.RadioSelect, empty_value=None
     )

@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.generic import TemplateView
 
-from scoring.forms import SOLO_TYPES
+from scoring.labels import SOLO_LABELS
 from scoring.messages import ITEM_LABELS
 from scoring.models import PlayerScore, ScoreSheet
 from scoring.standings import overall_standings, series_standings
@@ -220,9 +220,6 @@ class CurrentSeat:
     table_number: int
     seat: int
     tablemates: tuple[tuple[int, str], ...]  # (seat, name) of the others, in seat order
-
-
-SOLO_LABELS = dict(SOLO_TYPES)
 
 
 def _solo_like(record: Mapping[str, Any]) -> bool:
