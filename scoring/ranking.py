@@ -44,7 +44,6 @@ METRICS: dict[str, Metric] = {
     "best_series": Metric("best_series", "best single-series score", _best_series),
     "last_series": Metric("last_series", "last-series score", _last_series),
 }
-DEFAULT_TIEBREAK = ("best_series", "last_series")
 
 
 @dataclass(frozen=True)
@@ -54,7 +53,7 @@ class Ranked:
     row: StandingRow
 
 
-def rank(rows: Sequence[StandingRow], tiebreak: Sequence[str] = DEFAULT_TIEBREAK) -> list[Ranked]:
+def rank(rows: Sequence[StandingRow], tiebreak: Sequence[str] = ()) -> list[Ranked]:
     """Rows sorted best first with their places; unknown metric keys are ignored. Players
     equal on every metric share a place; the next place skips accordingly (1, 2, 2, 4)."""
     metrics = [METRICS["total"]] + [METRICS[k] for k in tiebreak if k in METRICS and k != "total"]

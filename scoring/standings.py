@@ -8,8 +8,8 @@ from typing import Any
 from django.db.models import Count, Q, Sum
 
 from scoring.models import PlayerScore
-from scoring.ranking import DEFAULT_TIEBREAK, StandingRow, rank
-from tournaments.models import Registration, Series, Tournament
+from scoring.ranking import StandingRow, rank
+from tournaments.models import DEFAULT_TIEBREAK, Registration, Series, Tournament
 
 
 def _series_with_results(tournament: Tournament, up_to: int | None) -> int:

@@ -8,7 +8,7 @@ import random
 from django.contrib.auth.models import User
 from django.db import transaction
 
-from tournaments.models import Player, Tournament
+from tournaments.models import DEFAULT_TIEBREAK, Player, Tournament
 from tournaments.services.draw import draw_series
 from tournaments.services.lifecycle import ensure_series, start_series
 from tournaments.services.registrations import PlayerData, register
@@ -58,7 +58,7 @@ def build_demo(players: int = 46, series: int = 3, seed: int = 2026) -> Tourname
         venue="Bürgerhaus Musterstadt",
         series_count=series,
         status=Tournament.Status.REGISTRATION,
-        tiebreak=["best_series", "last_series"],
+        tiebreak=list(DEFAULT_TIEBREAK),
     )
     tournament.organizers.add(organizer)
     ensure_series(tournament)

@@ -6,7 +6,7 @@ from django import forms
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.models import Registration, Tournament
+from tournaments.models import DEFAULT_TIEBREAK, Registration, Tiebreak, Tournament
 from tournaments.services.setup import settings_problems, unique_slug
 
 StrOrPromise = str | Promise
@@ -31,17 +31,11 @@ def ruleset_choices() -> list[tuple[str, StrOrPromise]]:
     return [(key, RULESET_LABELS.get(key, preset.label)) for key, preset in PRESETS.items()]
 
 
-TIEBREAK_CHOICES = [
-    ("best_series", _("better best single-series score")),
-    ("last_series", _("better last-series score")),
-]
-
-
 class TournamentForm(forms.ModelForm):
     ruleset = forms.ChoiceField(label=_("rule set"), choices=ruleset_choices)
     tiebreak = forms.MultipleChoiceField(
         label=_("tie-break after total points"),
-        choices=TIEBREAK_CHOICES,
+        choices=Tiebreak.choices,
         required=False,
         widget=forms.CheckboxSelectMultiple,
         help_text=_("Applied in this order; players still equal share the place."),
@@ -61,7 +55,7 @@ class TournamentForm(forms.ModelForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if self.instance.pk is None and not self.is_bound:
-            self.initial.setdefault("tiebreak", ["best_series", "last_series"])
+            self.initial.setdefault("tiebreak", list(DEFAULT_TIEBREAK))
         # A form sent without the choice (older clients, scripts) keeps the current one.
         self.fields["confirmation"].required = False
         # Left empty, the short name is derived from the name (static/js/slug.js fills it in

@@ -66,6 +66,17 @@ class Player(models.Model):
         return f"{self.last_name}, {self.first_name}"
 
 
+class Tiebreak(models.TextChoices):
+    """Tie-breaks after total points (design decision 2), in the order a tournament lists
+    them; the standings core (``scoring.ranking``) computes each under the same key."""
+
+    BEST_SERIES = "best_series", _("better best single-series score")
+    LAST_SERIES = "last_series", _("better last-series score")
+
+
+DEFAULT_TIEBREAK = (Tiebreak.BEST_SERIES.value, Tiebreak.LAST_SERIES.value)
+
+
 class Tournament(models.Model):
     class Status(models.TextChoices):
         DRAFT = "draft", _("draft")

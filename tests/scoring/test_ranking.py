@@ -3,7 +3,8 @@
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scoring.ranking import StandingRow, rank
+from scoring.ranking import METRICS, StandingRow, rank
+from tournaments.models import DEFAULT_TIEBREAK, Tiebreak
 
 
 def row(key: int, *series: int | None) -> StandingRow:
@@ -41,3 +42,9 @@ def test_places_are_consistent(series_lists: list[list[int]]) -> None:
         assert 1 <= r.place <= i + 1
         if i and r.place != ranked[i - 1].place:
             assert r.place == i + 1
+
+
+def test_the_ranking_computes_every_tie_break_a_tournament_can_choose() -> None:
+    """One vocabulary: the choices of the form and the API are the keys of the core."""
+    assert set(METRICS) - {"total"} == set(Tiebreak.values)
+    assert set(DEFAULT_TIEBREAK) <= set(Tiebreak.values)

@@ -7,11 +7,9 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from common.api.base import StrictSerializerMixin
-from tournaments.forms import TIEBREAK_CHOICES, ruleset_choices
-from tournaments.models import Tournament
+from tournaments.forms import ruleset_choices
+from tournaments.models import DEFAULT_TIEBREAK, Tiebreak, Tournament
 from tournaments.services.setup import settings_problems
-
-DEFAULT_TIEBREAK = ["best_series", "last_series"]
 
 
 class SeriesSummarySerializer(serializers.Serializer):
@@ -22,9 +20,9 @@ class SeriesSummarySerializer(serializers.Serializer):
 class TournamentSerializer(StrictSerializerMixin, serializers.ModelSerializer):
     ruleset = serializers.ChoiceField(choices=ruleset_choices(), default="ddv")
     tiebreak = serializers.ListField(
-        child=serializers.ChoiceField(choices=TIEBREAK_CHOICES),
+        child=serializers.ChoiceField(choices=Tiebreak.choices),
         required=False,
-        max_length=len(TIEBREAK_CHOICES),
+        max_length=len(Tiebreak.choices),
         help_text="Tie-breaks after total points, in this order.",
     )
     series_count = serializers.IntegerField(min_value=1, max_value=20, default=3)
