@@ -17,6 +17,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from documents.data import GameRow, ResultsInfo, SeriesStandings, StandingRow, TableGames
+from scoring.labels import CONTRACT_LABELS, SOLO_LABELS
 from tournaments.models import Seat, Series, Tournament
 
 
@@ -45,18 +46,16 @@ def _standing(row: dict[str, Any], with_series: bool) -> StandingRow:
 
 def _note(record: Any) -> str:
     """What the Bemerkung column says about a game, in the reader's language."""
-    from scoring.forms import CONTRACTS, SOLO_TYPES
-
     if not isinstance(record, dict):
         return ""
     if record.get("not_played"):
         return str(_("not played"))
     contract = str(record.get("contract") or "")
     if contract == "solo":  # compulsory solos are the P rows already; the type is enough
-        return str(dict(SOLO_TYPES).get(record.get("solo"), _("Solo")))
+        return str(SOLO_LABELS.get(record.get("solo"), _("Solo")))
     if record.get("soloist"):  # a transcribed row marks only the soloist
         return str(_("Solo"))
-    return "" if contract in ("", "normal") else str(dict(CONTRACTS).get(contract, contract))
+    return "" if contract in ("", "normal") else str(CONTRACT_LABELS.get(contract, contract))
 
 
 def _table_games(tournament: Tournament) -> tuple[TableGames, ...]:

@@ -63,6 +63,10 @@ class Finding:
     game: int | None
     data: Mapping[str, object] = field(default_factory=dict)
 
+    @property
+    def is_error(self) -> bool:
+        return self.severity is Severity.ERROR
+
     @classmethod
     def of(cls, code: str, game: int | None, **data: object) -> Finding:
         """A finding with the severity its code has."""
@@ -120,7 +124,7 @@ class SeriesReport:
 
     @property
     def ok(self) -> bool:
-        return not any(f.severity is Severity.ERROR for f in self.findings)
+        return not any(f.is_error for f in self.findings)
 
     def to_json(self) -> dict[str, object]:
         return {"findings": [f.to_json() for f in self.findings], "next": self.next.to_json()}

@@ -7,11 +7,13 @@ A test checks that every code has a message here.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from rules.replay import Finding
 from rules.ruleset import DDV, RuleSet
 
 ERROR_MESSAGES = {
@@ -161,9 +163,27 @@ def finding_message(
     return str(template) % _Lenient(values)
 
 
+@dataclass(frozen=True)
+class ToldFinding:
+    """A finding as a page shows it: its row, its words, and whether it is an error."""
+
+    game: int | None
+    message: str
+    error: bool
+
+
+def tell(findings: Iterable[Finding], names: Mapping[int, str] | None = None) -> list[ToldFinding]:
+    """The engine's findings in words; ``names`` (seat -> player) puts names in place of
+    seats."""
+    return [
+        ToldFinding(f.game, finding_message(f.code, f.data, f.game, names), f.is_error)
+        for f in findings
+    ]
+
+
 def named_finding(finding: Mapping[str, object], names: Mapping[int, str]) -> str:
-    """The message of a finding as the services return it (``code``, ``data``, ``game``),
-    with the players' names."""
+    """The message of a finding as an error's data carries it for API clients (``code``,
+    ``data``, ``game``), with the players' names."""
     data = finding.get("data")
     game = finding.get("game")
     return finding_message(
@@ -172,6 +192,14 @@ def named_finding(finding: Mapping[str, object], names: Mapping[int, str]) -> st
         game if isinstance(game, int) else None,
         names,
     )
+
+
+def finding_json(finding: Finding) -> dict[str, object]:
+    """A finding for API clients: the engine's code and data, and the sentence."""
+    return {
+        **finding.to_json(),
+        "message": finding_message(finding.code, finding.data, finding.game),
+    }
 
 
 #: Labels of the breakdown items (rules.contracts.Item), for explaining a game's value.

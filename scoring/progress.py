@@ -11,8 +11,8 @@ from typing import Any
 
 from django.utils import timezone
 
-from rules.series import Severity
 from scoring.clock import SeriesClock, series_clock
+from scoring.messages import ToldFinding, tell
 from scoring.models import Game, ScoreSheet
 from scoring.rulesets import ruleset_for
 from scoring.services.sheet import review
@@ -28,12 +28,6 @@ ORDER_TABLE = "table"  # by table number
 ORDERS = (ORDER_ATTENTION, ORDER_TABLE)
 
 
-@dataclass(frozen=True)
-class Finding:
-    game: int | None
-    message: str
-
-
 @dataclass
 class TableProgress:
     table: Table
@@ -41,8 +35,8 @@ class TableProgress:
     entered: int
     expected: int
     finished: bool
-    errors: list[Finding]
-    warnings: list[Finding]
+    errors: list[ToldFinding]
+    warnings: list[ToldFinding]
     status: str
     open: bool
     confirmed: bool
@@ -101,12 +95,6 @@ def order_rows(rows: list[TableProgress], order: str) -> list[TableProgress]:
     return sorted(rows, key=lambda r: (not r.in_play, -r.to_play, r.table.number))
 
 
-def _findings(findings: list[dict[str, Any]], severity: Severity) -> list[Finding]:
-    return [
-        Finding(f.get("game"), f["message"]) for f in findings if f["severity"] == severity.value
-    ]
-
-
 def series_progress(series: Series, order: str = ORDER_ATTENTION) -> SeriesProgress:
     """Three queries whatever the number of tables: tables with seats, sheets, games."""
     ruleset = ruleset_for(series.tournament)
@@ -125,16 +113,17 @@ def series_progress(series: Series, order: str = ORDER_ATTENTION) -> SeriesProgr
         size = len(seats)
         # Tables without an entry yet have no sheet row: an unsaved one stands in.
         sheet = sheets.get(table.pk) or ScoreSheet(table=table, mode=series.tournament.entry_mode)
-        nxt, findings = review(table, sheet, records.get(table.pk, []), size)
+        report = review(table, sheet, records.get(table.pk, []), size)
+        nxt, told = report.next, tell(report.findings)
         rows.append(
             TableProgress(
                 table=table,
                 players=[s.registration.player for s in seats],
-                entered=nxt["games_played"],
+                entered=nxt.games_played,
                 expected=ruleset.total_games(size),
-                finished=nxt["finished"],
-                errors=_findings(findings, Severity.ERROR),
-                warnings=_findings(findings, Severity.WARNING),
+                finished=nxt.finished,
+                errors=[f for f in told if f.error],
+                warnings=[f for f in told if not f.error],
                 status=ScoreSheet.Status(sheet.status).label,
                 open=sheet.status == ScoreSheet.Status.OPEN,
                 confirmed=sheet.status == ScoreSheet.Status.CONFIRMED,

@@ -12,8 +12,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from rules.series import SeriesReport, Severity
-from scoring.messages import finding_message
+from rules.series import Finding, SeriesReport
+from scoring.messages import finding_json, finding_message
 from scoring.models import ScoreSheet
 from scoring.rulesets import ruleset_for
 from scoring.services import Actor, SheetChanged
@@ -32,13 +32,7 @@ from tournaments.services import Refusal, ServiceError
 DONE = (ScoreSheet.Status.SUBMITTED, ScoreSheet.Status.CONFIRMED)
 
 
-def _findings(report: SeriesReport) -> list[dict[str, Any]]:
-    return [
-        {**f.to_json(), "message": finding_message(f.code, f.data, f.game)} for f in report.findings
-    ]
-
-
-def findings_for(table: Table, sheet: ScoreSheet, *, complete: bool = True) -> list[dict[str, Any]]:
+def findings_for(table: Table, sheet: ScoreSheet, *, complete: bool = True) -> tuple[Finding, ...]:
     report = mode_of(sheet).validate(
         stored_rows(table),
         len(table.seats.all()),
@@ -46,19 +40,19 @@ def findings_for(table: Table, sheet: ScoreSheet, *, complete: bool = True) -> l
         timeout=sheet.timeout,
         complete=complete,
     )
-    return _findings(report)
+    return report.findings
 
 
 def review(
     table: Table, sheet: ScoreSheet, records: list[dict[str, Any]], size: int
-) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+) -> SeriesReport:
     """What comes next and the findings of the sheet so far, from one replay (two when the
     sheet is complete: only then do missing games and compulsory solos count)."""
     mode, ruleset = mode_of(sheet), ruleset_for(table.series.tournament)
     report = mode.validate(records, size, ruleset, timeout=sheet.timeout, complete=False)
     if report.next.finished:
         report = mode.validate(records, size, ruleset, timeout=sheet.timeout, complete=True)
-    return report.next.to_json(), _findings(report)
+    return report
 
 
 def _changed(table: Table, sheet: ScoreSheet) -> SheetChanged:
@@ -79,13 +73,14 @@ def submit_sheet(
     if table.series.status != Series.Status.RUNNING and not actor.is_organizer:
         raise series_not_running()
     check_version(sheet, expected_version)
-    errors = [f for f in findings_for(table, sheet) if f["severity"] == Severity.ERROR.value]
+    errors = [f for f in findings_for(table, sheet) if f.is_error]
     if errors:
+        first = finding_message(errors[0].code, errors[0].data, errors[0].game)
         raise ServiceError(
             "sheet_has_errors",
-            _("The sheet cannot be submitted yet: %(first)s") % {"first": errors[0]["message"]},
+            _("The sheet cannot be submitted yet: %(first)s") % {"first": first},
             refusal=Refusal.INVALID,
-            data={"findings": errors},
+            data={"findings": [finding_json(f) for f in errors]},
         )
     sheet.status = ScoreSheet.Status.SUBMITTED
     sheet.submitted_at = timezone.now()

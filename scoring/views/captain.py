@@ -20,9 +20,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views import View
 
-from rules.series import Severity
+from rules.series import NextGame
 from scoring.forms import GameForm, TranscriptionForm, form_field_for, form_field_for_transcription
-from scoring.messages import breakdown_lines, named_finding
+from scoring.messages import breakdown_lines, named_finding, tell
 from scoring.models import Game
 from scoring.services import Actor, Door
 from scoring.services.entry import current_sheet, delete_last_game, preview_game, save_game
@@ -221,13 +221,12 @@ class SheetView(View):
             totals = [a + b for a, b in zip(totals, points, strict=True)]
             rows.append(SheetRow(game, points, totals))
         records = [{**g.record, "dealer": g.dealer} for g in games]
-        nxt, findings = review(self.table, sheet, records, len(seats))
-        for finding in findings:
-            finding["message"] = named_finding(finding, names)
+        report = review(self.table, sheet, records, len(seats))
+        nxt, told = report.next, tell(report.findings, names)
         if editing is not None:  # at a five-player table the game's dealer sat out
             sitting = editing.dealer if len(seats) == 5 else None
         else:
-            sitting = nxt["sitting_out"]
+            sitting = nxt.sitting_out
         if form is None:
             form = self.new_form(seats, nxt, editing, sitting)
         preview = None
@@ -256,11 +255,11 @@ class SheetView(View):
                 "next": nxt,
                 "closed": closed,
                 # a new game can be entered (a correction is ``editing``)
-                "entering": editing is None and sheet.status == "open" and not nxt["finished"],
+                "entering": editing is None and sheet.status == "open" and not nxt.finished,
                 "last_game": games[-1] if games else None,
                 "can_correct": sheet.status == "open" or self.as_organizer,
-                "dealer_name": names.get(editing.dealer if editing else nxt["dealer"]),
-                "forced_name": names.get(nxt["forced"]),
+                "dealer_name": names.get(editing.dealer if editing else nxt.dealer),
+                "forced_name": names.get(nxt.forced) if nxt.forced else None,
                 "sitting_out": sitting,
                 "form": form,
                 "editing": editing,
@@ -271,8 +270,8 @@ class SheetView(View):
                 "as_organizer": self.as_organizer,
                 "organizers_confirm": self.table.series.tournament.confirmation == "organizer",
                 "reason": self.reason() if self.request.method == "POST" else "",
-                "errors": [f for f in findings if f["severity"] == Severity.ERROR.value],
-                "warnings": [f for f in findings if f["severity"] == Severity.WARNING.value],
+                "errors": [f for f in told if f.error],
+                "warnings": [f for f in told if not f.error],
                 **extra,
             },
             status=status,
@@ -289,22 +288,22 @@ class SheetView(View):
         return current_sheet(self.table).mode == "transcription"
 
     def new_form(
-        self, seats: list[Any], nxt: dict[str, Any], editing: Game | None, sitting: int | None
+        self, seats: list[Any], nxt: NextGame, editing: Game | None, sitting: int | None
     ) -> GameForm | TranscriptionForm:
         choices = self.seat_choices(seats, sitting)
         if self.transcribing():
             if editing is not None:
                 initial = TranscriptionForm.initial_from_record(editing.record)
             else:
-                forced = nxt["forced"]
+                forced = nxt.forced
                 initial = {"soloist": forced, "forced": bool(forced), "compulsory": bool(forced)}
             return TranscriptionForm(initial=initial, seats=choices, sitting_out=sitting)
         if editing is not None:
             initial = GameForm.initial_from_record(editing.record)
         else:
             initial = {"contract": "normal"}
-            if nxt["forced"]:
-                initial = {"contract": "solo", "soloist": nxt["forced"]}
+            if nxt.forced:
+                initial = {"contract": "solo", "soloist": nxt.forced}
         return GameForm(initial=initial, seats=choices)
 
     def bound_form(self) -> GameForm | TranscriptionForm:

@@ -18,6 +18,7 @@ from scoring.api.serializers.sheets import ConfirmSerializer, SheetSerializer, S
 from scoring.api.service_calls import call
 from scoring.api.views.games import CHANGE_ERRORS, TableMixin
 from scoring.api.views.params import DEVICE_ID, IF_MATCH, TABLE_PATH
+from scoring.messages import finding_json
 from scoring.services.entry import current_sheet, sheet_state
 from scoring.services.sheet import confirm_sheet, findings_for, submit_sheet
 
@@ -33,6 +34,7 @@ class SheetView(TableMixin, ApiView):
         sheet = current_sheet(table)
         state = sheet_state(table, sheet)
         complete = sheet.status != "open" or bool(state["next"]["finished"])
+        findings = findings_for(table, sheet, complete=complete)
         body = {
             **state,
             "timeout": sheet.timeout,
@@ -41,7 +43,7 @@ class SheetView(TableMixin, ApiView):
             "confirmed_at": sheet.confirmed_at,
             "confirmed_by_seat": sheet.confirmed_by_seat,
             "last_activity": sheet.last_activity,
-            "findings": findings_for(table, sheet, complete=complete),
+            "findings": [finding_json(f) for f in findings],
         }
         return Response(SheetSerializer(body).data, headers={"ETag": f'"{sheet.version}"'})
 
