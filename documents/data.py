@@ -85,9 +85,10 @@ class StandingRow:
 
 @dataclass(frozen=True, slots=True)
 class GameRow:
-    """One entered game of the digital Spielliste."""
+    """One entered game of the digital Spielliste, or (``number`` None) penalty points given
+    outside the games (TSR 9.7)."""
 
-    number: int
+    number: int | None
     compulsory: bool
     value: int | None  # the game value; None for a row with penalty points only
     points: tuple[int, ...]  # per seat, in seat order

@@ -16,7 +16,6 @@ from typing import Any
 from django.utils.translation import gettext
 
 from documents.data import (
-    GameRow,
     ResultsInfo,
     SeatInfo,
     SeriesInfo,
@@ -24,6 +23,7 @@ from documents.data import (
     TableGames,
     TableInfo,
 )
+from documents.textfit import PT_MM, Fit, fit, text_width, wrap
 
 PAGE_W = 210.0
 PAGE_H = 297.0
@@ -31,7 +31,7 @@ MARGIN = 10.0
 CONTENT_W = PAGE_W - 2 * MARGIN
 
 # A layout version: part of every fingerprint, bump it when templates or geometry change.
-LAYOUT_VERSION = "4"
+LAYOUT_VERSION = "5"
 
 
 FULL = "full"
@@ -239,6 +239,12 @@ def sheet_geometry(players: int, normal_games: int, solos_per_player: int = 1) -
     )
 
 
+SIGN_PT = 6.5  # the signature labels below their lines; see .sign in print.css
+SIGN_H = 2 * SIGN_PT * 1.2 * PT_MM  # room for two lines of a label
+SEATS_TOP, SEATS_LEFT, SEATS_W, SEATS_ROW_H, SEATS_PT = 29.0, 46.0, 92.0, 4.5, 8.5
+ROLE_PT = 7.5  # "- deals first" after a name in the seat list; see .role
+
+
 def _sheet_frame(info: SeriesInfo, players: int, normal_games: int, solos: int) -> dict[str, Any]:
     """Geometry and the per-shape parts of a score sheet, shared by both layers."""
     geometry = sheet_geometry(players, normal_games, solos)
@@ -250,10 +256,11 @@ def _sheet_frame(info: SeriesInfo, players: int, normal_games: int, solos: int) 
         "g": geometry,
         "signature_xs": [round(MARGIN + i * signature_w, 2) for i in range(players)],
         "signature_w": round(signature_w - 4, 2),
+        "sign_label_h": round(SIGN_H, 2),
         "referee_x": round(MARGIN + players * signature_w, 2),
         "footer_top": round(geometry.bottom + 3, 2),
         "sign_top": round(geometry.bottom + 25, 2),
-        "note_top": round(geometry.bottom + 29.5, 2),
+        "note_top": round(geometry.bottom + 26 + SIGN_H + 0.5, 2),
         "tableno_top": TABLENO_TOP,
         "colhead_name_top": round(geometry.top + COLHEAD_NAME_OFFSET, 3),
     }
@@ -282,20 +289,70 @@ def score_sheet_static(info: SeriesInfo, players: int, normal_games: int, solos:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class FittedLine:
+    """One line of a text column that did not fit at the column's size: printed in a box
+    of its own at ``top`` (its line in the column stays empty)."""
+
+    index: int
+    top: float
+    fit: Fit
+    item: Any = None
+
+
+def _seat_roles(table: TableInfo) -> dict[int, str]:
+    """Seat position to the role printed after the name in the score sheet's seat list."""
+    roles: dict[int, str] = {}
+    if table.dealer is not None:
+        roles[table.dealer.position] = "– " + gettext("deals first")
+    if table.keeper is not None:
+        roles[table.keeper.position] = "– " + gettext("keeps the list")
+    return roles
+
+
+def _sheet_seat_lines(table: TableInfo) -> list[dict[str, Any]]:
+    """The seat list of a score sheet, name and role per line; a name too long for the
+    line is set smaller (there is no room for a second line)."""
+    roles = _seat_roles(table)
+    lines = []
+    for i, seat in enumerate(table.seats):
+        role = roles.get(seat.position, "")
+        room = SEATS_W - (text_width(" " + role, ROLE_PT) if role else 0.0)
+        fitted = fit(seat.name, room, SEATS_PT, max_lines=1)
+        lines.append(
+            {
+                "seat": seat,
+                "role": role,
+                "fit": fitted if fitted.changed else None,
+                "top": round(SEATS_TOP + i * SEATS_ROW_H, 2),
+            }
+        )
+    return lines
+
+
+COLHEAD_PT = 8.5  # a player's name in the column head, bold; see .colhead-v
+
+
 def score_sheet_page(info: SeriesInfo, table: TableInfo, underlay: Page | None = None) -> Page:
     """The variable layer of a table's score sheet: table number, names, code and link."""
     shape = (table.size, table.normal_games, table.compulsory_solos)
     underlay = underlay or score_sheet_static(info, *shape)
     frame = _sheet_frame(info, *shape)
-    columns = frame["g"].player_columns
+    g = frame["g"]
+    name_h = g.header_h - COLHEAD_NAME_OFFSET - 0.4
     return Page(
         "score_sheet.html",
         {
             **frame,
             "table": table,
+            "seat_lines": _sheet_seat_lines(table),
             "cells": [
-                {"seat": seat, "column": column}
-                for seat, column in zip(table.seats, columns, strict=False)
+                {
+                    "seat": seat,
+                    "column": column,
+                    "fit": fit(seat.name, column.w - 2.4, COLHEAD_PT, bold=True, height_mm=name_h),
+                }
+                for seat, column in zip(table.seats, g.player_columns, strict=False)
             ],
             "signatures": [
                 {"seat": seat, "x": x}
@@ -320,28 +377,44 @@ def table_card_static(info: SeriesInfo, size: int) -> Page:
     )
 
 
+CARD_SEATS_LEFT, CARD_SEATS_TOP, CARD_SEATS_W, CARD_ROW_H, CARD_PT = 112.0, 27.0, 88.0, 9.5, 14.0
+
+
+def _card_seat_lines(table: TableInfo) -> tuple[float, list[FittedLine]]:
+    """The seat lines of a table card ("<b>n</b>&nbsp; name"), the names that are set
+    smaller or on two lines in boxes of their own, and where those boxes start (after the
+    seat number)."""
+    offset = round(text_width("5", CARD_PT, bold=True) + text_width("\u00a0 ", CARD_PT), 2)
+    fitted = []
+    for i, seat in enumerate(table.seats):
+        result = fit(seat.name, CARD_SEATS_W - offset, CARD_PT, height_mm=CARD_ROW_H, leading=1.15)
+        if result.changed:
+            fitted.append(FittedLine(i, round(CARD_SEATS_TOP + i * CARD_ROW_H, 2), result, seat))
+    return offset, fitted
+
+
 def table_card_page(info: SeriesInfo, table: TableInfo, underlay: Page | None = None) -> Page:
     """The variable layer of a table card: number, names with seats, the code. Only the lower
     half is laid out; the upper half of the tent is the same content turned 180° about the
     centre of the sheet, which the joined PDF draws from the same page content."""
+    offset, fitted = _card_seat_lines(table)
+    shown = {line.index for line in fitted}
     return Page(
         "table_card.html",
-        {"info": info, "size": table.size, "table": table, "mirrored": True},
+        {
+            "info": info,
+            "size": table.size,
+            "table": table,
+            "mirrored": True,
+            "seat_lines": [(seat, i not in shown) for i, seat in enumerate(table.seats)],
+            "fitted": fitted,
+            "fitted_left": round(CARD_SEATS_LEFT + offset, 2),
+            "fitted_w": round(CARD_SEATS_W - offset, 2),
+        },
         layer=VARIABLE,
         underlay=underlay or table_card_static(info, table.size),
         mirror=True,
     )
-
-
-@dataclass(frozen=True, slots=True)
-class SeatingLine:
-    name: str
-    table: int
-    seat: int
-
-
-def _clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
 def chunked(items: Sequence[Any], size: int) -> Iterator[Sequence[Any]]:
@@ -349,55 +422,178 @@ def chunked(items: Sequence[Any], size: int) -> Iterator[Sequence[Any]]:
         yield items[start : start + size]
 
 
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One entry of a list printed as text columns (one ``white-space: pre`` box per column,
+    a line per entry): its cells, each as the lines it takes. A long value is broken into
+    more lines instead of being cut; the entry then takes as many lines as its tallest
+    cell, and the other cells get empty lines below theirs."""
+
+    cells: tuple[tuple[str, ...], ...]
+
+    @property
+    def height(self) -> int:
+        return max((len(cell) for cell in self.cells), default=1)
+
+
+def _cell(
+    text: Any, width: float | None = None, size: float = 9.0, bold: bool = False
+) -> tuple[str, ...]:
+    """A cell's lines: ``text`` broken to ``width`` (mm) at ``size`` (pt), or one line."""
+    value = "" if text is None else str(text)
+    return (value,) if width is None else tuple(wrap(value, width, size, bold))
+
+
+def column_text(rows: Sequence[Row], column: int) -> str:
+    """The text of one column box: each entry's lines, padded to the entry's height."""
+    lines: list[str] = []
+    for row in rows:
+        cell = row.cells[column]
+        lines += [*cell, *([""] * (row.height - len(cell)))]
+    return "\n".join(lines)
+
+
+def chunk_rows(rows: Sequence[Row], capacity: int) -> list[list[Row]]:
+    """The rows split into runs of at most ``capacity`` lines (an entry is never split; one
+    taller than ``capacity`` gets a run of its own)."""
+    runs: list[list[Row]] = []
+    run: list[Row] = []
+    used = 0
+    for row in rows:
+        if run and used + row.height > capacity:
+            runs.append(run)
+            run, used = [], 0
+        run.append(row)
+        used += row.height
+    if run or not runs:
+        runs.append(run)
+    return runs
+
+
+def row_stripes(
+    rows: Sequence[Row], x: float, width: float, top: float, row_h: float
+) -> tuple[tuple[float, float, float, float], ...]:
+    """The shaded bands (x, y, width, height) behind every second entry of a list."""
+    bands = []
+    line = 0
+    for i, row in enumerate(rows):
+        if i % 2:
+            bands.append((round(x, 2), round(top + line * row_h, 2), round(width, 2),
+                          round(row.height * row_h, 2)))  # fmt: skip
+        line += row.height
+    return tuple(bands)
+
+
 ALPHA_ROWS = 36  # lines per column of the alphabetical seating list
 ALPHA_TOP = 43.0
 ALPHA_ROW_H = 6.6
 ALPHA_COLUMNS = 2
+ALPHA_PT = 11.0
+ALPHA_NAME_W = 64.0  # the name box (66mm) less its left padding (1.5mm) and a little air
 TABLES_PER_ROW = 3
 TABLE_BOX_H = 32.0
 TABLE_ROWS = 7
+TABLE_NAMES_TOP, TABLE_ROW_H, TABLE_PT = 9.0, 4.2, 9.0
+TABLE_LINES = 5  # name lines a table's box holds
+
+
+def _alpha_pages(info: SeriesInfo) -> list[list[list[Row]]]:
+    """The alphabetical list: pages of columns of entries (name, table, seat)."""
+    seated: list[tuple[SeatInfo, TableInfo]] = [(s, t) for t in info.tables for s in t.seats]
+    seated.sort(key=lambda pair: (*pair[0].sort_key, pair[1].number))
+    rows = [
+        Row(
+            (
+                _cell(f"{s.last_name}, {s.first_name}", ALPHA_NAME_W, ALPHA_PT),
+                _cell(t.number),
+                _cell(s.position),
+            )
+        )
+        for s, t in seated
+    ]
+    columns = chunk_rows(rows, ALPHA_ROWS)
+    return [list(page) for page in chunked(columns, ALPHA_COLUMNS)] or [[[]]]
+
+
+def _table_box(table: TableInfo, x: float, y: float, names_w: float) -> dict[str, Any]:
+    """One table of the seating list by table. A name a little too long for its line is set
+    a little smaller; a much longer one takes two lines where the box has room for them (a
+    table of four leaves one line free); else it is set as small as it must be, in a box of
+    its own (on two half-height lines if that is larger)."""
+    positions: list[str] = []
+    names: list[str] = []
+    fitted: list[FittedLine] = []
+    for i, seat in enumerate(table.seats):
+        one_line = fit(seat.name, names_w, TABLE_PT, max_lines=1)
+        top = round(TABLE_NAMES_TOP + len(names) * TABLE_ROW_H, 2)
+        if one_line.changed and one_line.size >= TABLE_PT * 0.85:
+            fitted.append(FittedLine(i, top, one_line))
+            lines = [""]
+        else:
+            lines = wrap(seat.name, names_w, TABLE_PT)
+        positions += [str(seat.position)] + [""] * (len(lines) - 1)
+        names += lines
+    if len(names) > TABLE_LINES:  # no room for the extra lines: one line per seat
+        positions = [str(s.position) for s in table.seats]
+        names, fitted = [], []
+        for i, seat in enumerate(table.seats):
+            result = fit(seat.name, names_w, TABLE_PT, height_mm=TABLE_ROW_H, leading=1.1)
+            if result.changed:
+                top = round(TABLE_NAMES_TOP + i * TABLE_ROW_H, 2)
+                fitted.append(FittedLine(i, top, result))
+            names.append("" if result.changed else seat.name)
+    return {
+        "table": table,
+        "x": x,
+        "y": y,
+        "names": "\n".join(names),
+        "positions": "\n".join(positions),
+        "fitted": fitted,
+    }
 
 
 def seating_pages(info: SeriesInfo) -> list[Page]:
-    seated: list[tuple[SeatInfo, TableInfo]] = [(s, t) for t in info.tables for s in t.seats]
-    seated.sort(key=lambda pair: (*pair[0].sort_key, pair[1].number))
-    lines = [
-        SeatingLine(_clip(f"{s.last_name}, {s.first_name}", 34), t.number, s.position)
-        for s, t in seated
-    ]
-    per_page = ALPHA_ROWS * ALPHA_COLUMNS
-    alpha = list(chunked(lines, per_page)) or [[]]
+    alpha = _alpha_pages(info)
     tables = list(chunked(info.tables, TABLES_PER_ROW * TABLE_ROWS)) or [()]
     total = len(alpha) + len(tables)
     pages = []
-    for index, page_lines in enumerate(alpha):
+    column_w = CONTENT_W / ALPHA_COLUMNS
+    for index, page_columns in enumerate(alpha):
         columns = []
-        for c, column in enumerate(chunked(page_lines, ALPHA_ROWS)):
+        stripes: tuple[tuple[float, float, float, float], ...] = ()
+        for c, rows in enumerate(page_columns):
+            x = MARGIN + c * (column_w + 2)
             columns.append(
                 {
-                    "x": MARGIN + c * (CONTENT_W / ALPHA_COLUMNS + 2),
-                    "names": "\n".join(line.name for line in column),
-                    "tables": "\n".join(str(line.table) for line in column),
-                    "seats": "\n".join(str(line.seat) for line in column),
-                    "rows": len(column),
+                    "x": x,
+                    "names": column_text(rows, 0),
+                    "tables": column_text(rows, 1),
+                    "seats": column_text(rows, 2),
                 }
             )
+            stripes += row_stripes(rows, x, column_w - 2, ALPHA_TOP, ALPHA_ROW_H)
         pages.append(
             Page(
                 "seating_alpha.html",
-                {"info": info, "columns": columns, "page": index + 1, "pages": total},
+                {
+                    "info": info,
+                    "columns": columns,
+                    "page": index + 1,
+                    "pages": total,
+                    "stripes": stripes,
+                },
             )
         )
     box_w = (CONTENT_W - (TABLES_PER_ROW - 1) * 4) / TABLES_PER_ROW
+    names_w = round(box_w - 11, 2)
     for index, page_tables in enumerate(tables):
         boxes = [
-            {
-                "table": table,
-                "x": round(MARGIN + (i % TABLES_PER_ROW) * (box_w + 4), 2),
-                "y": round(36 + (i // TABLES_PER_ROW) * (TABLE_BOX_H + 4), 2),
-                "names": "\n".join(_clip(s.name, 30) for s in table.seats),
-                "positions": "\n".join(str(s.position) for s in table.seats),
-            }
+            _table_box(
+                table,
+                round(MARGIN + (i % TABLES_PER_ROW) * (box_w + 4), 2),
+                round(36 + (i // TABLES_PER_ROW) * (TABLE_BOX_H + 4), 2),
+                names_w - 0.5,
+            )
             for i, table in enumerate(page_tables)
         ]
         pages.append(
@@ -407,7 +603,7 @@ def seating_pages(info: SeriesInfo) -> list[Page]:
                     "info": info,
                     "boxes": boxes,
                     "box_w": round(box_w, 2),
-                    "names_w": round(box_w - 11, 2),
+                    "names_w": names_w,
                     "page": len(alpha) + index + 1,
                     "pages": total,
                 },
@@ -436,48 +632,75 @@ def print_pack_pages(info: SeriesInfo) -> list[Page]:
 
 # --- results ---------------------------------------------------------------------------------
 
-STANDINGS_ROWS = 44
+STANDINGS_ROWS = 44  # lines per page
 STANDINGS_TOP = 43.0
 STANDINGS_ROW_H = 5.4
-GAMES_ROWS = 31  # rows of one table block; two blocks per page
+STANDINGS_PT = 9.0
+GAMES_ROWS = 31  # lines of one table block; two blocks per page
+GAMES_PT = 7.6
 
 
 def _lines(values: Sequence[Any]) -> str:
     return "\n".join("" if v is None else str(v) for v in values)
 
 
-def _standings_columns(rows: Sequence[StandingRow], series_numbers: Sequence[int]) -> list[dict]:
-    """Text columns of a standings page: x, width, alignment, header and one line per row."""
-    per_series = 13.0 if series_numbers else 0.0
-    fixed = [("place", 12.0, "right"), ("start", 12.0, "right")]
-    total_w = 18.0
-    name_w = 62.0 if series_numbers else 90.0
-    club_w = CONTENT_W - 12 - 12 - name_w - total_w - per_series * len(series_numbers) - 6
-    columns: list[dict] = []
+@dataclass(frozen=True, slots=True)
+class TextColumn:
+    key: str
+    x: float
+    w: float
+    align: str
+    number: int | None = None  # the series of a per-series column
+
+
+def standings_columns(series_numbers: Sequence[int]) -> list[TextColumn]:
+    """The columns of a standings page: place, start number, name, club, the points of
+    every series (final standings), total. With many series the series columns narrow
+    (never below what four digits need) before name and club do."""
+    count = len(series_numbers)
+    fixed = 12.0 + 12.0 + 18.0 + 6.0  # place, start number, total, gaps
+    per_series = min(13.0, max(9.0, (CONTENT_W - fixed - 90.0) / count)) if count else 0.0
+    rest = CONTENT_W - fixed - per_series * count
+    name_w = round(rest * 0.6, 2) if count else 90.0
+    club_w = round(rest - name_w, 2)
+    columns = []
     x = MARGIN
-    for key, width, align in [*fixed, ("name", name_w, "left"), ("club", club_w, "left")]:
-        if key == "place":
-            lines = _lines(f"{r.place}." for r in rows)
-        elif key == "start":
-            lines = _lines(r.start_number for r in rows)
-        elif key == "name":
-            lines = _lines(_clip(r.name, 30 if series_numbers else 44) for r in rows)
-        else:
-            lines = _lines(_clip(r.club, max(int(width / 2.1), 4)) for r in rows)
-        columns.append({"key": key, "x": x, "w": width, "align": align, "lines": lines})
+    for key, width, align in (("place", 12.0, "right"), ("start", 12.0, "right"),
+                              ("name", name_w, "left"), ("club", club_w, "left")):  # fmt: skip
+        columns.append(TextColumn(key, round(x, 2), width, align))
         x += width + (2 if key in ("start", "name") else 0)
-    for i, number in enumerate(series_numbers):
-        lines = _lines((r.series_points[i] if i < len(r.series_points) else None) for r in rows)
-        columns.append(
-            {"key": f"s{number}", "number": number, "x": x, "w": per_series,
-             "align": "right", "lines": lines}
-        )  # fmt: skip
+    for number in series_numbers:
+        columns.append(TextColumn(f"s{number}", round(x, 2), per_series, "right", number))
         x += per_series
-    columns.append(
-        {"key": "total", "x": x + 2, "w": total_w - 2, "align": "right",
-         "lines": _lines(r.total for r in rows)}
-    )  # fmt: skip
+    columns.append(TextColumn("total", round(x + 2, 2), 16.0, "right"))
     return columns
+
+
+def standings_rows(rows: Sequence[StandingRow], columns: Sequence[TextColumn]) -> list[Row]:
+    """One entry per player; long names and clubs take more lines."""
+    result = []
+    for r in rows:
+        cells = []
+        for column in columns:
+            if column.key == "place":
+                cells.append(_cell(f"{r.place}."))
+            elif column.key == "start":
+                cells.append(_cell(r.start_number))
+            elif column.key == "name":
+                cells.append(_cell(r.name, column.w - 1.0, STANDINGS_PT))
+            elif column.key == "club":
+                cells.append(_cell(r.club, column.w - 1.0, STANDINGS_PT))
+            elif column.key == "total":
+                cells.append(_cell(r.total))
+            else:
+                i = series_index(columns, column)
+                cells.append(_cell(r.series_points[i] if i < len(r.series_points) else None))
+        result.append(Row(tuple(cells)))
+    return result
+
+
+def series_index(columns: Sequence[TextColumn], column: TextColumn) -> int:
+    return [c.key for c in columns if c.number is not None].index(column.key)
 
 
 def unconfirmed_note(info: ResultsInfo, series_number: int | None) -> str:
@@ -503,8 +726,9 @@ def standings_pages(
     series_number: int | None,
 ) -> list[Page]:
     """Final standings (``series_number`` None, a column per series) or one series'."""
+    columns = standings_columns(series_numbers)
+    parts = chunk_rows(standings_rows(rows, columns), STANDINGS_ROWS)
     pages = []
-    parts = list(chunked(list(rows), STANDINGS_ROWS)) or [[]]
     for index, part in enumerate(parts):
         pages.append(
             Page(
@@ -512,8 +736,19 @@ def standings_pages(
                 {
                     "info": info,
                     "series_number": series_number,
-                    "columns": _standings_columns(part, series_numbers),
+                    "columns": [
+                        {
+                            "key": c.key,
+                            "number": c.number,
+                            "x": c.x,
+                            "w": c.w,
+                            "align": c.align,
+                            "lines": column_text(part, i),
+                        }
+                        for i, c in enumerate(columns)
+                    ],
                     "rows": len(part),
+                    "stripes": row_stripes(part, MARGIN, CONTENT_W, STANDINGS_TOP, STANDINGS_ROW_H),
                     "part": index + 1,
                     "parts": len(parts),
                     "note": unconfirmed_note(info, series_number)
@@ -525,40 +760,70 @@ def standings_pages(
     return pages
 
 
+GAMES_NUMBER_W, GAMES_VALUE_W = 10.0, 14.0
+GAMES_HEAD_H = 7.0  # the names above the columns: up to three lines
+GAMES_TOP, GAMES_BLOCK_H = 20.0, 136.0  # two blocks per page
+
+
 @dataclass(frozen=True, slots=True)
 class GamesBlock:
     table: TableGames
-    games: tuple[GameRow, ...]
+    rows: tuple[Row, ...]  # number, value, note, then points and total per seat
     continued: bool
+
+
+def _games_geometry(seats: int) -> tuple[float, float]:
+    """Width of a player's column (points and running total) and of the note column."""
+    seat_w = 26.0 if seats <= 4 else 24.0
+    note_w = CONTENT_W - GAMES_NUMBER_W - GAMES_VALUE_W - seats * seat_w
+    return seat_w, note_w
+
+
+def games_rows(table: TableGames) -> list[Row]:
+    """The table's games, a line each; a long note (a penalty with its reason) takes more."""
+    _, note_w = _games_geometry(len(table.names))
+    rows = []
+    for g in table.games:
+        number = "" if g.number is None else ("P" if g.compulsory else "") + str(g.number)
+        cells = [_cell(number), _cell(g.value), _cell(g.note, note_w - 2.5, GAMES_PT)]
+        for i in range(len(table.names)):
+            cells.append(_cell(g.points[i] if i < len(g.points) else ""))
+            cells.append(_cell(g.totals[i] if i < len(g.totals) else ""))
+        rows.append(Row(tuple(cells)))
+    return rows
 
 
 def _games_block_context(block: GamesBlock, y: float) -> dict[str, Any]:
     names = block.table.names
-    seat_w = (CONTENT_W - 10 - 14 - 30) / max(len(names), 1)
-    games = block.games
+    seat_w, note_w = _games_geometry(len(names))
+    rows = block.rows
     seats = [
         {
             "name": name,
-            "x": round(MARGIN + 10 + i * seat_w, 2),
+            "x": round(MARGIN + GAMES_NUMBER_W + i * seat_w, 2),
             "w": round(seat_w, 2),
+            "name_w": round(seat_w - 2, 2),  # less the padding
             "total_w": round(seat_w - 3, 2),
-            "points": _lines(g.points[i] if i < len(g.points) else "" for g in games),
-            "totals": _lines(g.totals[i] if i < len(g.totals) else "" for g in games),
+            "points": column_text(rows, 3 + 2 * i),
+            "totals": column_text(rows, 4 + 2 * i),
         }
         for i, name in enumerate(names)
     ]
+    value_x = MARGIN + GAMES_NUMBER_W + len(names) * seat_w
     return {
         "block": block,
         "y": y,
-        "head_y": y + 6,
-        "rows_y": y + 11,
+        "head_y": y + 5.5,
+        "head_h": GAMES_HEAD_H,
+        "rows_y": y + 5.5 + GAMES_HEAD_H + 0.5,
         "seats": seats,
-        "numbers": _lines(("P" if g.compulsory else "") + str(g.number) for g in games),
-        "values": _lines(g.value for g in games),
-        "notes": _lines(_clip(g.note, 14) for g in games),
-        "value_x": round(MARGIN + 10 + len(names) * seat_w, 2),
-        "note_x": round(MARGIN + 10 + len(names) * seat_w + 14, 2),
-        "rows": len(games),
+        "numbers": column_text(rows, 0),
+        "values": column_text(rows, 1),
+        "notes": column_text(rows, 2),
+        "value_x": round(value_x, 2),
+        "note_x": round(value_x + GAMES_VALUE_W, 2),
+        "note_w": round(note_w, 2),
+        "rows": len(rows),
     }
 
 
@@ -566,7 +831,7 @@ def games_pages(info: ResultsInfo) -> list[Page]:
     blocks = [
         GamesBlock(table, tuple(part), i > 0)
         for table in info.tables
-        for i, part in enumerate(list(chunked(list(table.games), GAMES_ROWS)) or [[]])
+        for i, part in enumerate(chunk_rows(games_rows(table), GAMES_ROWS))
     ]
     pages = []
     for pair in chunked(blocks, 2):
@@ -576,7 +841,8 @@ def games_pages(info: ResultsInfo) -> list[Page]:
                 {
                     "info": info,
                     "blocks": [
-                        _games_block_context(b, 22.0 + i * 136.0) for i, b in enumerate(pair)
+                        _games_block_context(b, GAMES_TOP + i * GAMES_BLOCK_H)
+                        for i, b in enumerate(pair)
                     ],
                 },
             )

@@ -27,13 +27,6 @@ from django.utils import translation
 from weasyprint import HTML
 
 from documents.layout import (
-    ALPHA_COLUMNS,
-    ALPHA_ROW_H,
-    ALPHA_TOP,
-    CONTENT_W,
-    MARGIN,
-    STANDINGS_ROW_H,
-    STANDINGS_TOP,
     Page,
     Placement,
     placements,
@@ -64,11 +57,10 @@ def grid_uri(players: int, normal_games: int, solos: int) -> str:
 
 
 @lru_cache(maxsize=16)
-def stripes_uri(columns: tuple[tuple[float, float, int], ...], top: float, row_h: float) -> str:
-    """Shading of every second row of list columns (x, width, rows); light enough for
-    black-and-white printers."""
-    rects = [(x, round(top + i * row_h, 2), w) for x, w, rows in columns for i in range(1, rows, 2)]
-    context = {"rects": rects, "row_h": row_h}
+def stripes_uri(bands: tuple[tuple[float, float, float, float], ...]) -> str:
+    """Shading behind every second entry of a list (x, y, width, height of each band, see
+    ``layout.row_stripes``); light enough for black-and-white printers."""
+    context = {"rects": bands}
     return svg_data_uri(render_to_string(TEMPLATE_DIR + "stripes.svg", context))
 
 
@@ -94,12 +86,8 @@ def _background_uri(page: Page) -> str | None:
     if page.template == "score_sheet.html":
         g = context["g"]
         return grid_uri(g.players, g.normal_games, g.solo_rows // g.players)
-    if page.template == "seating_alpha.html":
-        width = round(CONTENT_W / ALPHA_COLUMNS - 2, 2)
-        cols = tuple((round(c["x"], 2), width, c["rows"]) for c in context["columns"])
-        return stripes_uri(cols, ALPHA_TOP, ALPHA_ROW_H)
-    if page.template == "standings.html":
-        return stripes_uri(((MARGIN, CONTENT_W, context["rows"]),), STANDINGS_TOP, STANDINGS_ROW_H)
+    if context.get("stripes"):
+        return stripes_uri(context["stripes"])
     return None
 
 

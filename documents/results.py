@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
-from itertools import groupby
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -45,7 +44,7 @@ def _standing(row: dict[str, Any], with_series: bool) -> StandingRow:
 
 
 def _note(record: Any) -> str:
-    """What the Bemerkung column says about a game, in the reader's language."""
+    """What the Bemerkung column says about a game's contract, in the reader's language."""
     if not isinstance(record, dict):
         return ""
     if record.get("not_played"):
@@ -58,9 +57,77 @@ def _note(record: Any) -> str:
     return "" if contract in ("", "normal") else str(CONTRACT_LABELS.get(contract, contract))
 
 
+def _points(points: int) -> str:
+    return str(points)  # as in the points columns
+
+
+def _penalised(record: dict[str, Any], names: dict[int, str]) -> list[tuple[str, int]]:
+    """Who lost points to a penalty in this game, and how many: the violators of the
+    penalty components (the others' counter-credit shows in their columns) and the
+    unsportsmanlike deductions."""
+    found: list[tuple[str, int]] = []
+    for key in ("penalties", "deductions"):
+        for item in record.get(key) or ():
+            if not isinstance(item, dict):
+                continue
+            seat, points = item.get("seat"), item.get("points")
+            if isinstance(seat, int) and isinstance(points, int) and points < 0:
+                found.append((names.get(seat, str(_("seat %(seat)d") % {"seat": seat})), points))
+    return found
+
+
+def penalty_note(
+    penalised: list[tuple[str, int]], reason: str = "", *, outside: bool = False
+) -> str:
+    """The note on penalty points: who, how many, and why (when a reason was given)."""
+    who = ", ".join(f"{name} {_points(points)}" for name, points in penalised)
+    if outside:
+        text = _("Penalty points (TSR 9.7): %(players)s") % {"players": who}
+    else:
+        text = _("Penalty points: %(players)s") % {"players": who}
+    return f"{text} ({reason.strip()})" if reason.strip() else str(text)
+
+
+def _game_note(record: Any, names: dict[int, str], reason: str) -> str:
+    note = _note(record)
+    penalised = _penalised(record, names) if isinstance(record, dict) else []
+    if not penalised:
+        return note
+    penalty = penalty_note(penalised, reason)
+    return f"{note} · {penalty}" if note else penalty
+
+
+def _penalty_reasons(tournament: Tournament) -> dict[tuple[int, int], str]:
+    """(table id, game number) to the reason given with the latest change that set or
+    changed the game's penalty points (a change of a submitted sheet needs a reason)."""
+    from scoring.models import AuditEntry
+
+    def components(state: Any) -> Any:
+        record = state.get("record") if isinstance(state, dict) else None
+        if not isinstance(record, dict):
+            return None
+        return (record.get("penalties") or None, record.get("deductions") or None)
+
+    reasons: dict[tuple[int, int], str] = {}
+    entries = (
+        AuditEntry.objects.filter(
+            tournament=tournament, table__isnull=False, game_number__isnull=False
+        )
+        .exclude(reason="")
+        .order_by("created_at", "pk")
+        .values_list("table_id", "game_number", "before", "after", "reason")
+    )
+    for table_id, number, before, after, reason in entries:
+        now = components(after)
+        if now is not None and any(now) and now != components(before):
+            reasons[(table_id, number)] = reason
+    return reasons
+
+
 def _table_games(tournament: Tournament) -> tuple[TableGames, ...]:
-    """Every table's games with running totals: three queries."""
-    from scoring.models import Game, ScoreSheet
+    """Every table's games with running totals, then the penalty points its players got
+    outside the games (TSR 9.7): five queries."""
+    from scoring.models import Game, Penalty, ScoreSheet
 
     unconfirmed = set(
         ScoreSheet.objects.filter(
@@ -69,36 +136,66 @@ def _table_games(tournament: Tournament) -> tuple[TableGames, ...]:
     )
 
     names: dict[int, dict[int, str]] = defaultdict(dict)
+    seated: dict[tuple[int, int], tuple[int, int]] = {}  # (series, registration): table, seat
+    numbers: dict[int, tuple[int, int]] = {}  # table id: (series number, table number)
     seats = Seat.objects.filter(series__tournament=tournament).select_related(
-        "registration__player"
+        "registration__player", "table", "series"
     )
     for seat in seats:
         names[seat.table_id][seat.position] = str(seat.registration.player)
+        seated[(seat.series_id, seat.registration_id)] = (seat.table_id, seat.position)
+        numbers[seat.table_id] = (seat.series.number, seat.table.number)
+    reasons = _penalty_reasons(tournament)
+
+    tables: dict[int, tuple[int, int]] = {}  # table id: (series number, table number)
+    rows: dict[int, list[tuple[int | None, bool, int | None, dict[int, int], str]]] = defaultdict(
+        list
+    )
     games = (
         Game.objects.filter(series__tournament=tournament)
         .select_related("table", "series")
         .order_by("series__number", "table__number", "number")
     )
+    for game in games:
+        tables[game.table_id] = (game.series.number, game.table.number)
+        scores = {int(k): int(v) for k, v in (game.scores or {}).items()}
+        record = game.record if isinstance(game.record, dict) else {}
+        reason = reasons.get((game.table_id, game.number), "")
+        note = _game_note(record, names[game.table_id], reason)
+        rows[game.table_id].append(
+            (game.number, bool(record.get("compulsory")), game.value, scores, note)
+        )
+    penalties = (
+        Penalty.objects.filter(series__tournament=tournament)
+        .select_related("registration__player")
+        .order_by("created_at", "pk")
+    )
+    for penalty in penalties:
+        place = seated.get((penalty.series_id, penalty.registration_id))
+        if place is None:  # not seated in that series: it counts in the standings only
+            continue
+        table_id, position = place
+        tables.setdefault(table_id, numbers[table_id])
+        note = penalty_note([(str(penalty.registration.player), penalty.points)], penalty.reason,
+                            outside=True)  # fmt: skip
+        rows[table_id].append((None, False, None, {position: penalty.points}, note))
+
     result: list[TableGames] = []
-    for (series_number, table_number, table_id), rows in groupby(
-        games, key=lambda g: (g.series.number, g.table.number, g.table_id)
-    ):
+    for table_id, (series_number, table_number) in sorted(tables.items(), key=lambda t: t[1]):
         positions = sorted(names[table_id])
         totals = dict.fromkeys(positions, 0)
         game_rows = []
-        for game in rows:
-            scores = {int(k): int(v) for k, v in (game.scores or {}).items()}
+        for number, compulsory, value, scores, note in rows[table_id]:
             for position, points in scores.items():
                 totals[position] = totals.get(position, 0) + points
-            record = game.record if isinstance(game.record, dict) else {}
             game_rows.append(
                 GameRow(
-                    number=game.number,
-                    compulsory=bool(record.get("compulsory")),
-                    value=game.value,
+                    number=number,
+                    compulsory=compulsory,
+                    value=value,
                     points=tuple(scores.get(p, 0) for p in positions),
                     totals=tuple(totals[p] for p in positions),
-                    note=_note(record),
+                    note=note,
                 )
             )
         result.append(

@@ -16,11 +16,14 @@ def _tool(name: str) -> str:
     return path
 
 
-def pdf_text(pdf: bytes, tmp_path: Path) -> str:
+def pdf_text(pdf: bytes, tmp_path: Path, *, raw: bool = False) -> str:
+    """The PDF's text. ``raw``: in the order it is drawn, so the lines of one text box (a
+    column of a list, a name broken into two lines) stay together."""
     path = tmp_path / "out.pdf"
     path.write_bytes(pdf)
+    options = ["-raw"] if raw else []
     result = subprocess.run(
-        [_tool("pdftotext"), str(path), "-"], check=True, capture_output=True, text=True
+        [_tool("pdftotext"), *options, str(path), "-"], check=True, capture_output=True, text=True
     )
     return result.stdout
 
