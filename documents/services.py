@@ -56,13 +56,18 @@ def document_language(language: str | None = None) -> str:
     return code if code in ("de", "en") else "de"
 
 
-def load_data(kind: str, tournament: Tournament, series: Series | None) -> SeriesInfo | ResultsInfo:
-    if kind == Kind.PRINT_PACK:
-        if series is None:
-            raise ValueError("a print pack needs a series")
-        return load_series(series)
-    if kind == Kind.RESULTS:
-        return load_results(tournament)
+def load_data(
+    kind: str, tournament: Tournament, series: Series | None, language: str
+) -> SeriesInfo | ResultsInfo:
+    """The document's data, its texts (notes such as "not played") in ``language`` whatever
+    language the caller (a request, a worker) has active: the fingerprint compares them."""
+    with translation.override(language):
+        if kind == Kind.PRINT_PACK:
+            if series is None:
+                raise ValueError("a print pack needs a series")
+            return load_series(series)
+        if kind == Kind.RESULTS:
+            return load_results(tournament)
     raise ValueError(f"unknown document kind {kind!r}")
 
 
@@ -73,18 +78,24 @@ def compute_fingerprint(
     language: str,
     data: SeriesInfo | ResultsInfo,
 ) -> str:
+    """Over everything the document shows: its data, the layout, and the base URL of the
+    printed links and QR codes (a document made before SITE_URL changed is outdated)."""
     series_id = series.pk if series is not None else None
-    return fingerprint(kind, tournament.pk, series_id, language, LAYOUT_VERSION, data)
+    return fingerprint(
+        kind, tournament.pk, series_id, language, LAYOUT_VERSION, settings.SITE_URL, data
+    )
 
 
-def plan_pages(kind: str, data: SeriesInfo | ResultsInfo) -> list[Page]:
-    if isinstance(data, SeriesInfo):
-        return print_pack_pages(data)
-    return results_pages(data)
+def plan_pages(kind: str, data: SeriesInfo | ResultsInfo, language: str) -> list[Page]:
+    """The pages, planned in the document's language (labels measured to fit)."""
+    with translation.override(language):
+        if isinstance(data, SeriesInfo):
+            return print_pack_pages(data)
+        return results_pages(data)
 
 
 def current_fingerprint(document: GeneratedDocument) -> str:
-    data = load_data(document.kind, document.tournament, document.series)
+    data = load_data(document.kind, document.tournament, document.series, document.language)
     return compute_fingerprint(
         document.kind, document.tournament, document.series, document.language, data
     )
@@ -121,7 +132,7 @@ def request_document(
     row whose generation is queued once the transaction commits. A stored one that stalled
     is marked failed first, so asking again starts a new one."""
     language = document_language(language)
-    data = load_data(kind, tournament, series)
+    data = load_data(kind, tournament, series, language)
     key = compute_fingerprint(kind, tournament, series, language, data)
     live = GeneratedDocument.objects.exclude(status=Status.FAILED)
     existing = live.filter(fingerprint=key).first()
@@ -203,7 +214,7 @@ def sweep(now: dt.datetime | None = None) -> list[int]:
 
 
 def _pages_for(document: GeneratedDocument) -> list[Page]:
-    data = load_data(document.kind, document.tournament, document.series)
+    data = load_data(document.kind, document.tournament, document.series, document.language)
     key = compute_fingerprint(
         document.kind, document.tournament, document.series, document.language, data
     )
@@ -211,7 +222,7 @@ def _pages_for(document: GeneratedDocument) -> list[Page]:
         raise DataChangedError(
             "The data changed while the document was being generated; request it again."
         )
-    return plan_pages(document.kind, data)
+    return plan_pages(document.kind, data, document.language)
 
 
 PARTS_DIR = "documents/parts"
