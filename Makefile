@@ -3,6 +3,7 @@ PY ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 PYTHON := $(VENV)/bin/python
 PORT ?= 8000
+HOST ?= 127.0.0.1
 PYTEST_ARGS ?=
 
 .PHONY: run test lint typecheck migrations-check pytest install install-dev messages demo clean
@@ -23,15 +24,28 @@ $(VENV)/.installed-dev: $(VENV)/.installed requirements-dev.txt
 install: $(VENV)/.installed
 install-dev: $(VENV)/.installed-dev
 
+# `make run` serves this machine only; `HOST=0.0.0.0 make run` serves the local network, so
+# phones can try it. The printed QR codes and links (SITE_URL) then point at this machine's
+# address on that network, found by asking which local address would reach the outside (a
+# UDP socket sends nothing); SITE_URL and ALLOWED_HOSTS set in the environment win.
+RUN_HOST := $(if $(filter 0.0.0.0,$(HOST)),$(shell $(PY) -c 'import socket; s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.connect(("192.0.2.1", 9)); print(s.getsockname()[0])' 2>/dev/null || echo 127.0.0.1),$(HOST))
+RUN_SITE_URL = $(or $(SITE_URL),http://$(RUN_HOST):$(PORT))
+comma := ,
+RUN_ALLOWED_HOSTS = $(or $(ALLOWED_HOSTS),localhost$(comma)127.0.0.1$(comma)[::1]$(comma)$(RUN_HOST))
+
 run: install
 	$(PYTHON) manage.py migrate --noinput
 	@# The demo command arrives with the tournaments issue; until then there is nothing to load.
 	@if $(PYTHON) manage.py help demo >/dev/null 2>&1; then $(PYTHON) manage.py demo --if-missing; fi
 	@echo ""
-	@echo "Doko-Turnier runs on http://127.0.0.1:$(PORT)/  (demo tournament: /turniere/demo/)"
+	@echo "Doko-Turnier runs on $(RUN_SITE_URL)/  (demo tournament: /turniere/demo/)"
 	@echo "Organizer login: user 'demo', password 'demo' (created by the demo command)."
+	@if [ "$(HOST)" = "0.0.0.0" ]; then \
+	  echo "Phones on the same network (Wi-Fi) open $(RUN_SITE_URL)/ and scan the printed codes."; \
+	  echo "This is the development server with DEBUG on: use it on a network you trust only."; \
+	else echo "Phones cannot reach it: HOST=0.0.0.0 make run serves the local network."; fi
 	@echo ""
-	$(PYTHON) manage.py runserver 127.0.0.1:$(PORT)
+	SITE_URL='$(RUN_SITE_URL)' ALLOWED_HOSTS='$(RUN_ALLOWED_HOSTS)' $(PYTHON) manage.py runserver $(HOST):$(PORT)
 
 demo: install
 	$(PYTHON) manage.py migrate --noinput
