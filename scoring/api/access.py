@@ -24,6 +24,7 @@ from common.api.errors import ApiError
 from scoring.api.authentication import TableAuthentication, captain_table
 from scoring.api.headers import device_id
 from scoring.services import Actor, Door
+from scoring.services.entry import captain_too_early_or_late
 from tournaments.api.access import require_organizer
 from tournaments.models import Series, Table
 from tournaments.permissions import can_view
@@ -63,11 +64,7 @@ def writer(request: Request, table: Table, *, seat: int | None = None) -> Actor:
         if own.pk != table.pk:
             raise ApiError(403, "wrong_table", _("This table link belongs to another table."))
         if table.series.status != Series.Status.RUNNING:
-            raise ApiError(
-                403,
-                "series_not_running",
-                _("This series is not running; the captain link is not valid now."),
-            )
+            raise captain_too_early_or_late(table)
         return Actor(Door.CAPTAIN, seat=seat, device=device_id(request))
     require_organizer(request, table.series.tournament)
     return Actor(Door.API, user=request.user, device=device_id(request))

@@ -14,7 +14,7 @@ from scoring.services import Actor
 from scoring.services.entry import record_audit
 from tournaments.models import Series
 from tournaments.services import Refusal, ServiceError
-from tournaments.services.lifecycle import mark_closed
+from tournaments.services.lifecycle import mark_closed, require_running
 
 
 @dataclass(frozen=True)
@@ -52,8 +52,7 @@ def close_series(series: Series, *, actor: Actor, past_unfinished: bool = False)
     Every sheet's version moves on, under its lock, so no captain's write that started
     before the close can land after it."""
     series = Series.objects.select_for_update().select_related("tournament").get(pk=series.pk)
-    if series.status != Series.Status.RUNNING:
-        raise ServiceError("not_running", _("Only a running series can be closed."))
+    require_running(series)
     tables = list(series.tables.order_by("number"))
     ScoreSheet.objects.bulk_create(
         [ScoreSheet(table=t, mode=series.tournament.entry_mode) for t in tables],

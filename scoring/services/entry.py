@@ -34,6 +34,7 @@ from scoring.rulesets import ruleset_for
 from scoring.services import Actor, Door, GameEntered, SheetChanged
 from tournaments.models import Seat, Series, Table
 from tournaments.services import Refusal, ServiceError
+from tournaments.services.lifecycle import series_not_running
 
 T = TypeVar("T", GameEntered, SheetChanged)
 
@@ -135,11 +136,10 @@ def stored_rows(table: Table) -> list[dict[str, Any]]:
     ]
 
 
-def series_not_running() -> ServiceError:
-    return ServiceError(
-        "series_not_running",
-        _("This series is not running; the captain link is not valid now."),
-        refusal=Refusal.FORBIDDEN,
+def captain_too_early_or_late(table: Table) -> ServiceError:
+    """A captain's write outside the running series (organizers may correct afterwards)."""
+    return series_not_running(
+        table.series, refusal=Refusal.FORBIDDEN, hint=_("The captain link is not valid now.")
     )
 
 
@@ -149,7 +149,7 @@ def check_permission(table: Table, sheet: ScoreSheet, actor: Actor, reason: str)
     status = table.series.status
     if actor.via == Door.CAPTAIN:
         if status != Series.Status.RUNNING:
-            raise series_not_running()
+            raise captain_too_early_or_late(table)
         if sheet.status != ScoreSheet.Status.OPEN:
             raise ServiceError(
                 "sheet_submitted",

@@ -18,16 +18,17 @@ from scoring.models import ScoreSheet
 from scoring.rulesets import ruleset_for
 from scoring.services import Actor, SheetChanged
 from scoring.services.entry import (
+    captain_too_early_or_late,
     check_version,
     lock_sheet,
     mode_of,
     record_audit,
-    series_not_running,
     sheet_state,
     stored_rows,
 )
 from tournaments.models import Series, Table
 from tournaments.services import Refusal, ServiceError
+from tournaments.services.lifecycle import require_running
 
 DONE = (ScoreSheet.Status.SUBMITTED, ScoreSheet.Status.CONFIRMED)
 
@@ -71,7 +72,7 @@ def submit_sheet(
     if sheet.status in DONE:
         return SheetChanged(sheet_state(table, sheet), replayed=True)
     if table.series.status != Series.Status.RUNNING and not actor.is_organizer:
-        raise series_not_running()
+        raise captain_too_early_or_late(table)
     check_version(sheet, expected_version)
     errors = [f for f in findings_for(table, sheet) if f.is_error]
     if errors:
@@ -126,7 +127,7 @@ def _check_confirming_player(
             "organizers_confirm", _("In this tournament the organizers confirm the sheets.")
         )
     if table.series.status != Series.Status.RUNNING:
-        raise series_not_running()
+        raise captain_too_early_or_late(table)
     if seat is None or not 1 <= seat <= len(table.seats.all()):
         raise ServiceError("seat_required", _("Choose your seat."), field="seat")
     if seat == sheet.submitted_by_seat:
@@ -183,10 +184,7 @@ def set_timeout(table: Table, *, timeout: bool, actor: Actor) -> SheetChanged:
 def call_time(series: Series, *, actor: Actor) -> int:
     """Time is up for the whole series (TSR 8.5.1): every table that has not finished gets
     the time-out flag. Returns the number of tables concerned."""
-    if series.status != Series.Status.RUNNING:
-        raise ServiceError(
-            "series_not_running", _("This series is not running."), refusal=Refusal.INVALID
-        )
+    require_running(series, refusal=Refusal.INVALID)
     count = 0
     for table in series.tables.select_related("series__tournament"):
         sheet = lock_sheet(table)

@@ -11,6 +11,20 @@ from tournaments.services import Refusal, ServiceError
 from tournaments.services.latecomers import unseated_players
 
 
+def series_not_running(
+    series: Series, *, refusal: Refusal = Refusal.CONFLICT, hint: str = ""
+) -> ServiceError:
+    """The one refusal of the use cases that need a running series (entering, time-out,
+    closing); ``hint`` says what it means for the one asking."""
+    message = _("Series %(n)d is not running.") % {"n": series.number}
+    return ServiceError("series_not_running", f"{message} {hint}".strip(), refusal=refusal)
+
+
+def require_running(series: Series, *, refusal: Refusal = Refusal.CONFLICT) -> None:
+    if series.status != Series.Status.RUNNING:
+        raise series_not_running(series, refusal=refusal)
+
+
 def _locked(series: Series) -> Series:
     return Series.objects.select_for_update().select_related("tournament").get(pk=series.pk)
 
@@ -64,10 +78,7 @@ def mark_closed(series: Series) -> Series:
     check of unconfirmed sheets, is ``scoring.services.closing.close_series``; afterwards
     only audited organizer corrections change results."""
     series = _locked(series)
-    if series.status != Series.Status.RUNNING:
-        raise ServiceError(
-            "not_running", _("Only a running series can be closed."), refusal=Refusal.CONFLICT
-        )
+    require_running(series)
     series.status = Series.Status.CLOSED
     series.closed_at = timezone.now()
     series.save(update_fields=["status", "closed_at"])
