@@ -1,30 +1,47 @@
-from django.urls import path
+from django.urls import URLPattern, path
+from django.views import View
 
-from scoring.views import organizer, organizer_actions, public
-from scoring.views.captain import CaptainDoor, OrganizerDoor, door_views
+from scoring.views import captain, organizer, organizer_actions, public
 
 app_name = "scoring"
 
-CAPTAIN = door_views(CaptainDoor)
-ORGANIZER = door_views(OrganizerDoor)
 
-
-def sheet_paths(prefix: str, views: dict, name: str) -> list:  # type: ignore[type-arg]
-    """The same sheet pages under the captain's link and under the organizer's pages."""
+def sheet_paths(prefix: str, name: str, views: tuple[type[View], ...]) -> list[URLPattern]:
+    """The same sheet pages under the captain's link and under the organizer's pages:
+    ``views`` are home, game, preview, delete, submit and confirm of one door."""
+    home, game, preview, delete, submit, confirm = (view.as_view() for view in views)
     return [
-        path(f"{prefix}", views["home"], name=name),
-        path(f"{prefix}spiel/", views["game"], name=f"{name}-game"),
-        path(f"{prefix}spiel/<int:number>/", views["game"], name=f"{name}-correct"),
-        path(f"{prefix}vorschau/", views["preview"], name=f"{name}-preview"),
-        path(f"{prefix}loeschen/", views["delete"], name=f"{name}-delete"),
-        path(f"{prefix}abgeben/", views["submit"], name=f"{name}-submit"),
-        path(f"{prefix}bestaetigen/", views["confirm"], name=f"{name}-confirm"),
+        path(f"{prefix}", home, name=name),
+        path(f"{prefix}spiel/", game, name=f"{name}-game"),
+        path(f"{prefix}spiel/<int:number>/", game, name=f"{name}-correct"),
+        path(f"{prefix}vorschau/", preview, name=f"{name}-preview"),
+        path(f"{prefix}loeschen/", delete, name=f"{name}-delete"),
+        path(f"{prefix}abgeben/", submit, name=f"{name}-submit"),
+        path(f"{prefix}bestaetigen/", confirm, name=f"{name}-confirm"),
     ]
 
 
+CAPTAIN = (
+    captain.CaptainHomeView,
+    captain.CaptainGameView,
+    captain.CaptainPreviewView,
+    captain.CaptainDeleteView,
+    captain.CaptainSubmitView,
+    captain.CaptainConfirmView,
+)
+ORGANIZER = (
+    captain.OrganizerHomeView,
+    captain.OrganizerGameView,
+    captain.OrganizerPreviewView,
+    captain.OrganizerDeleteView,
+    captain.OrganizerSubmitView,
+    captain.OrganizerConfirmView,
+)
+
+
 urlpatterns = [
-    *sheet_paths("tisch/<str:token>/", CAPTAIN, "captain"),
-    *sheet_paths("verwaltung/<slug:slug>/tisch/<int:table_id>/", ORGANIZER, "sheet"),
+    *sheet_paths("tisch/<str:token>/", "captain", CAPTAIN),
+    *sheet_paths("verwaltung/<slug:slug>/tisch/<int:table_id>/", "sheet", ORGANIZER),
     # Public
     path("turniere/<slug:slug>/tabelle/", public.StandingsView.as_view(), name="standings"),
     path(

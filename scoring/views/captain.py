@@ -17,6 +17,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views import View
 
@@ -361,7 +362,7 @@ class CaptainDoor:
         return Actor(Door.CAPTAIN, seat=number, device=self.device)
 
     def base(self) -> str:
-        return f"/tisch/{self.table.captain_token}/"
+        return reverse("scoring:captain", kwargs={"token": self.table.captain_token})
 
 
 class TableHomeView(SheetView):
@@ -546,22 +547,54 @@ class OrganizerDoor:
         return Actor(Door.ORGANIZER, user=self.request.user, device=self.device)
 
     def base(self) -> str:
-        return f"/verwaltung/{self.table.series.tournament.slug}/tisch/{self.table.pk}/"
+        slug = self.table.series.tournament.slug
+        return reverse("scoring:sheet", kwargs={"slug": slug, "table_id": self.table.pk})
 
 
-PAGES = {
-    "home": TableHomeView,
-    "game": GameSaveView,
-    "preview": PreviewView,
-    "delete": DeleteLastView,
-    "submit": SubmitView,
-    "confirm": ConfirmView,
-}
+# The sheet pages behind each door, spelled out so each has a name in tracebacks and URLs.
+class CaptainHomeView(CaptainDoor, TableHomeView):
+    pass
 
 
-def door_views(door: type) -> dict[str, Any]:
-    """The sheet pages behind one door, ready for the URL patterns."""
-    return {
-        name: type(f"{door.__name__}{page.__name__}", (door, page), {}).as_view()
-        for name, page in PAGES.items()
-    }
+class CaptainGameView(CaptainDoor, GameSaveView):
+    pass
+
+
+class CaptainPreviewView(CaptainDoor, PreviewView):
+    pass
+
+
+class CaptainDeleteView(CaptainDoor, DeleteLastView):
+    pass
+
+
+class CaptainSubmitView(CaptainDoor, SubmitView):
+    pass
+
+
+class CaptainConfirmView(CaptainDoor, ConfirmView):
+    pass
+
+
+class OrganizerHomeView(OrganizerDoor, TableHomeView):
+    pass
+
+
+class OrganizerGameView(OrganizerDoor, GameSaveView):
+    pass
+
+
+class OrganizerPreviewView(OrganizerDoor, PreviewView):
+    pass
+
+
+class OrganizerDeleteView(OrganizerDoor, DeleteLastView):
+    pass
+
+
+class OrganizerSubmitView(OrganizerDoor, SubmitView):
+    pass
+
+
+class OrganizerConfirmView(OrganizerDoor, ConfirmView):
+    pass
