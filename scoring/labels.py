@@ -45,4 +45,3 @@ EXTRA_LABELS: Mapping[Extra, Promise] = {
 def choices(labels: Mapping[E, Promise]) -> list[tuple[str, Promise]]:
     """Form choices in the order of the mapping: (the member's value, its label)."""
     return [(str(member.value), label) for member, label in labels.items()]
-
