@@ -31,7 +31,7 @@ MARGIN = 10.0
 CONTENT_W = PAGE_W - 2 * MARGIN
 
 # A layout version: part of every fingerprint, bump it when templates or geometry change.
-LAYOUT_VERSION = "5"
+LAYOUT_VERSION = "6"
 
 
 FULL = "full"
@@ -797,25 +797,30 @@ def _games_block_context(block: GamesBlock, y: float) -> dict[str, Any]:
     names = block.table.names
     seat_w, note_w = _games_geometry(len(names))
     rows = block.rows
+    heads = [
+        fit(name, seat_w - 2, GAMES_PT, bold=True, max_lines=3, height_mm=GAMES_HEAD_H)
+        for name in names
+    ]
+    # the names' head is as tall as its tallest name (at most GAMES_HEAD_H)
+    head_h = max((len(h.lines) * h.size * h.leading * PT_MM for h in heads), default=0.0)
     seats = [
         {
             "name": name,
+            "head": head,
             "x": round(MARGIN + GAMES_NUMBER_W + i * seat_w, 2),
             "w": round(seat_w, 2),
-            "name_w": round(seat_w - 2, 2),  # less the padding
             "total_w": round(seat_w - 3, 2),
             "points": column_text(rows, 3 + 2 * i),
             "totals": column_text(rows, 4 + 2 * i),
         }
-        for i, name in enumerate(names)
+        for i, (name, head) in enumerate(zip(names, heads, strict=True))
     ]
     value_x = MARGIN + GAMES_NUMBER_W + len(names) * seat_w
     return {
         "block": block,
         "y": y,
         "head_y": y + 5.5,
-        "head_h": GAMES_HEAD_H,
-        "rows_y": y + 5.5 + GAMES_HEAD_H + 0.5,
+        "rows_y": round(y + 5.5 + min(max(head_h, 3.5), GAMES_HEAD_H) + 1.0, 2),
         "seats": seats,
         "numbers": column_text(rows, 0),
         "values": column_text(rows, 1),
