@@ -95,6 +95,22 @@ def test_outdated_document_is_flagged(
     world.players[0].save()
     after = client.get(page_url).content.decode()
     assert 'class="notice"' not in before and 'class="notice"' in after
+    # a current PDF is only downloaded; an outdated one can be made again
+    assert '<form method="post">' not in before and "PDF neu erzeugen" not in before
+    assert '<form method="post">' in after and "PDF neu erzeugen" in after
+
+
+@pytest.mark.parametrize("name", ["documents:series", "documents:results"])
+def test_print_pages_have_the_organizer_menu(client, world, name) -> None:
+    """Like every organizer page: the tournament's menu, its own page not in it."""
+    client.force_login(world.organizer)
+    kwargs = {"slug": "herbst", "number": 1} if name == "documents:series" else {"slug": "herbst"}
+    html = client.get(reverse(name, kwargs=kwargs)).content.decode()
+    assert 'class="sub-nav"' in html
+    for menu in ("tournaments:manage", "tournaments:registrations", "scoring:audit"):
+        assert f'href="{reverse(menu, kwargs={"slug": "herbst"})}"' in html
+    if name == "documents:series":  # the way back to the series
+        assert f'href="{reverse("tournaments:series", kwargs=kwargs)}"' in html
 
 
 def test_result_report_page(client, world) -> None:
