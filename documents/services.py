@@ -29,11 +29,11 @@ from documents.layout import (
     part_runs,
     placements,
     print_pack_pages,
-    results_pages,
     static_layers,
 )
 from documents.models import GeneratedDocument
 from documents.render import join_pdfs, render_pdf
+from documents.report_layout import results_pages
 from documents.results import load_results
 from tournaments.models import Series, Tournament
 

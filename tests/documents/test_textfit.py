@@ -16,12 +16,10 @@ from documents.layout import (
     Row,
     chunk_rows,
     column_text,
-    games_pages,
     print_pack_pages,
     row_stripes,
-    standings_columns,
-    standings_pages,
 )
+from documents.report_layout import games_pages, standings_columns, standings_pages
 from documents.textfit import fit, text_width, wrap
 
 LONG_NAME = "Müller-Lüdenscheidt, Klaus-Dieter"
