@@ -85,12 +85,16 @@ def _advances(bold: bool) -> dict[int, float] | None:
 def text_width(text: str, size_pt: float, bold: bool = False, tracking: float = 0.0) -> float:
     """The printed width of ``text`` in millimetres at ``size_pt`` (never less than
     WeasyPrint's); ``tracking``: letter spacing in em."""
+    return (_em(text, bold) + tracking * len(text)) * size_pt * PT_MM
+
+
+@lru_cache(maxsize=8192)
+def _em(text: str, bold: bool) -> float:
+    """The width of ``text`` in em (line breaking measures the same pieces many times)."""
     advances = _advances(bold)
     if advances is None:
-        em = FALLBACK_EM * len(text)
-    else:
-        em = sum(advances.get(ord(c), MISSING_EM) for c in text)
-    return (em + tracking * len(text)) * size_pt * PT_MM
+        return FALLBACK_EM * len(text)
+    return sum(advances.get(ord(c), MISSING_EM) for c in text)
 
 
 # A line may break after a space, or after a hyphen or slash between two letters (not in
