@@ -33,7 +33,14 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 WIDTH, HEIGHT = 390, 844
-PDF_WIDTH = 700  # px, page one of the print pack
+NAMES = (
+    "captain-entry.png",
+    "standings.png",
+    "progress-board.png",
+    "seating.png",
+    "print-pack.png",
+)
+PDF_WIDTH = 600  # px, page one of the print pack (A4: 849 px high)
 
 
 def main() -> None:
@@ -41,9 +48,8 @@ def main() -> None:
     parser.add_argument("--language", choices=["de", "en"], default="de")
     parser.add_argument("--output", type=Path, default=ROOT / "docs" / "screenshots")
     args = parser.parse_args()
-    for tool in ("pdftoppm",):
-        if shutil.which(tool) is None:
-            sys.exit(f"{tool} is missing: apt-get install poppler-utils")
+    if shutil.which("pdftoppm") is None:
+        sys.exit("pdftoppm is missing: apt-get install poppler-utils")
     args.output.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="doko-screenshots-") as scratch:
         work = Path(scratch)
@@ -52,11 +58,11 @@ def main() -> None:
         pdf_page(work / "pack.pdf", args.output / "print-pack.png")
         with server(work) as base:
             photograph(base, demo, args.language, args.output)
-    written = sorted(args.output.glob("*.png"))
+    written = [args.output / name for name in NAMES]
     if shutil.which("optipng"):
         subprocess.run(["optipng", "-quiet", "-o2", *map(str, written)], check=True)
     for path in written:
-        print(f"{path.relative_to(ROOT)}: {path.stat().st_size // 1024} KB")
+        print(f"{path}: {path.stat().st_size // 1024} KB")
 
 
 def environment(work: Path) -> None:
@@ -74,7 +80,8 @@ def environment(work: Path) -> None:
 
 
 def prepare(work: Path, language: str) -> dict[str, str]:
-    """Migrate, build the demo, write the print pack; return what the pages need."""
+    """Migrate, build the demo, write the print pack; return the pages' paths and the
+    organizer's session."""
     import django
 
     django.setup()
@@ -82,6 +89,7 @@ def prepare(work: Path, language: str) -> dict[str, str]:
     from django.contrib.auth.models import User
     from django.core.management import call_command
     from django.test import Client
+    from django.urls import reverse
 
     from documents.models import GeneratedDocument
     from documents.services import generate_inline, request_document
@@ -101,10 +109,12 @@ def prepare(work: Path, language: str) -> dict[str, str]:
         (work / "pack.pdf").write_bytes(handle.read())
     organizer = Client()
     organizer.force_login(User.objects.get(username=DEMO_USER))
+    in_series = {"slug": tournament.slug, "number": series.number}
     return {
-        "slug": tournament.slug,
-        "series": str(series.number),
-        "token": table.captain_token,
+        "captain": reverse("scoring:captain", kwargs={"token": table.captain_token}),
+        "standings": reverse("scoring:standings", kwargs={"slug": tournament.slug}),
+        "seating": reverse("tournaments:series-public", kwargs=in_series),
+        "progress": reverse("scoring:progress", kwargs=in_series),
         "session_cookie": settings.SESSION_COOKIE_NAME,
         "session": organizer.cookies[settings.SESSION_COOKIE_NAME].value,
         "language_cookie": settings.LANGUAGE_COOKIE_NAME,
@@ -114,7 +124,8 @@ def prepare(work: Path, language: str) -> dict[str, str]:
 def pdf_page(pdf: Path, png: Path) -> None:
     stem = png.with_suffix("")
     command = ["pdftoppm", "-png", "-f", "1", "-l", "1", "-singlefile"]
-    subprocess.run([*command, "-scale-to", str(PDF_WIDTH), str(pdf), str(stem)], check=True)
+    size = ["-scale-to-x", str(PDF_WIDTH), "-scale-to-y", "-1"]
+    subprocess.run([*command, *size, str(pdf), str(stem)], check=True)
 
 
 @contextlib.contextmanager
@@ -151,7 +162,6 @@ def server(work: Path) -> Iterator[str]:
 def photograph(base: str, demo: dict[str, str], language: str, output: Path) -> None:
     from playwright.sync_api import sync_playwright
 
-    slug, number = demo["slug"], demo["series"]
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     with sync_playwright() as playwright:
         try:
@@ -161,12 +171,11 @@ def photograph(base: str, demo: dict[str, str], language: str, output: Path) -> 
         except Exception as exc:  # Playwright names its own browser's path
             sys.exit(f"{exc}\nInstall Chromium: apt-get install chromium")
         visitor = phone(browser, base, demo, language)
-        captain_entry(visitor, f"{base}/tisch/{demo['token']}/", output / "captain-entry.png")
-        shoot(visitor, f"{base}/turniere/{slug}/tabelle/", output / "standings.png")
-        shoot(visitor, f"{base}/turniere/{slug}/serie/{number}/", output / "seating.png")
+        captain_entry(visitor, base + demo["captain"], output / "captain-entry.png")
+        shoot(visitor, base + demo["standings"], output / "standings.png")
+        shoot(visitor, base + demo["seating"], output / "seating.png")
         organizer = phone(browser, base, demo, language, logged_in=True)
-        progress = f"{base}/verwaltung/{slug}/serie/{number}/fortschritt/"
-        shoot(organizer, progress, output / "progress-board.png")
+        shoot(organizer, base + demo["progress"], output / "progress-board.png")
         browser.close()
 
 
@@ -195,21 +204,27 @@ def shoot(page: Any, url: str, path: Path) -> None:
 
 def captain_entry(page: Any, url: str, path: Path) -> None:
     """The next game being typed: two Re players and Re's card points; the value appears
-    before saving. The view ends just below the save button."""
+    before saving. The view starts at the first part of the form that leaves the save button
+    in sight."""
     page.goto(url)
     seats = page.locator("fieldset.when-normal label")
     seats.nth(0).click()
     seats.nth(2).click()
     page.fill("#id_re_points", "151")
     page.locator("#preview strong").first.wait_for()
-    bottom = page.evaluate(
-        """() => {
-          const buttons = document.querySelector('#preview').closest('form')
-            .querySelectorAll('button[type=submit]');
-          return buttons[buttons.length - 1].getBoundingClientRect().bottom + window.scrollY;
-        }"""
+    top = page.evaluate(
+        """(height) => {
+          const form = document.querySelector('#preview').closest('form');
+          const buttons = form.querySelectorAll('button[type=submit]');
+          const y = (el, edge) => el.getBoundingClientRect()[edge] + window.scrollY;
+          const lowest = y(buttons[buttons.length - 1], 'bottom') + 16 - height;
+          const starts = [...form.querySelectorAll('fieldset, label')]
+            .map((el) => y(el, 'top') - 12).filter((t) => t >= lowest);
+          return Math.max(0, Math.min(...starts, lowest + height));
+        }""",
+        HEIGHT,
     )
-    page.evaluate(f"window.scrollTo(0, {max(0, int(bottom) + 16 - HEIGHT)})")
+    page.evaluate(f"window.scrollTo(0, {int(top)})")
     page.screenshot(path=str(path))
 
 
