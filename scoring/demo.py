@@ -1,16 +1,21 @@
-"""Plausible games for the demo tournament, entered through the captains' service."""
+"""The demo tournament: created by the tournaments app's part (``tournaments.demo``), then
+played with plausible games entered through the captains' service."""
 
 from __future__ import annotations
 
 import random
 from typing import Any
 
+from django.db import transaction
+
 from scoring.services import Actor, Door
 from scoring.services.closing import close_series
 from scoring.services.entry import current_sheet, save_game, sheet_state
 from scoring.services.sheet import confirm_sheet, submit_sheet
-from tournaments.models import Series, Table
+from tournaments.demo import create_demo_tournament
+from tournaments.models import Series, Table, Tournament
 from tournaments.services import ServiceError
+from tournaments.services.lifecycle import start_series
 
 LEVELS = (None, None, None, "ansage", "ansage", "90")
 
@@ -103,3 +108,19 @@ def close_played(series: Series) -> None:
     """Close a series whose sheets the demo confirmed, as its first organizer."""
     organizer = series.tournament.organizers.order_by("pk").first()
     close_series(series, actor=Actor(Door.ORGANIZER, user=organizer))
+
+
+@transaction.atomic
+def build_demo(players: int = 46, series: int = 3, seed: int = 2026) -> Tournament:
+    """(Re)create the tournament ``demo``: players, all series drawn and played through the
+    captains' service; the last series is running with about half of its games entered."""
+    rng = random.Random(seed)
+    tournament = create_demo_tournament(players, series, seed, rng)
+    for number in range(1, series + 1):
+        current = start_series(tournament.series.get(number=number))
+        last = number == series
+        for table in current.tables.order_by("number"):
+            play_table(table, rng, games=rng.randint(6, 16) if last else None)
+        if not last:
+            close_played(current)
+    return tournament

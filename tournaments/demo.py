@@ -6,11 +6,10 @@ import datetime
 import random
 
 from django.contrib.auth.models import User
-from django.db import transaction
 
 from tournaments.models import DEFAULT_TIEBREAK, Player, Tournament
 from tournaments.services.draw import draw_series
-from tournaments.services.lifecycle import ensure_series, start_series
+from tournaments.services.lifecycle import ensure_series
 from tournaments.services.registrations import PlayerData, register
 
 DEMO_SLUG = "demo"
@@ -41,11 +40,10 @@ CLUBS = (
 )
 
 
-@transaction.atomic
-def build_demo(players: int = 46, series: int = 3, seed: int = 2026) -> Tournament:
-    """(Re)create the tournament ``demo``: players, all series drawn and played through the
-    captains' service; the last series is running with about half of its games entered."""
-    rng = random.Random(seed)
+def create_demo_tournament(players: int, series: int, seed: int, rng: random.Random) -> Tournament:
+    """(Re)create the tournament ``demo`` with its organizer, ``players`` checked-in players
+    (names and clubs drawn from ``rng``) and every series drawn with ``seed``. Playing it is
+    the results app's part (``scoring.demo.build_demo``)."""
     Tournament.objects.filter(slug=DEMO_SLUG).delete()
     organizer, created = User.objects.get_or_create(username=DEMO_USER)
     if created or not organizer.has_usable_password():
@@ -70,18 +68,4 @@ def build_demo(players: int = 46, series: int = 3, seed: int = 2026) -> Tourname
         register(tournament, data, existing_player=existing, checked_in=True)
     for number in range(1, series + 1):
         draw_series(tournament.series.get(number=number), seed=seed)
-    play_series(tournament, series, rng)
     return tournament
-
-
-def play_series(tournament: Tournament, series: int, rng: random.Random) -> None:
-    """All series but the last are played and closed; the last is running, half entered."""
-    from scoring.demo import close_played, play_table  # results belong to the scoring app
-
-    for number in range(1, series + 1):
-        current = start_series(tournament.series.get(number=number))
-        last = number == series
-        for table in current.tables.order_by("number"):
-            play_table(table, rng, games=rng.randint(6, 16) if last else None)
-        if not last:
-            close_played(current)

@@ -93,7 +93,8 @@ def prepare(work: Path, language: str) -> dict[str, str]:
 
     from documents.models import GeneratedDocument
     from documents.services import generate_inline, request_document
-    from tournaments.demo import DEMO_USER, build_demo
+    from scoring.demo import build_demo
+    from tournaments.demo import DEMO_USER
 
     call_command("migrate", verbosity=0)
     tournament = build_demo()

@@ -39,8 +39,9 @@ from django.urls import reverse
 
 from documents.models import GeneratedDocument
 from documents.services import generate_inline, request_document
+from scoring.demo import build_demo
 from tests.test_route_matrix import Route, routes
-from tournaments.demo import DEMO_USER, build_demo
+from tournaments.demo import DEMO_USER
 from tournaments.models import Series, Tournament
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -129,7 +129,7 @@ def test_self_registration_links_only_inside_the_registry(
 
 
 def test_demo_owns_its_players_and_runs_twice(db: None) -> None:
-    from tournaments.demo import build_demo
+    from scoring.demo import build_demo
 
     build_demo(players=8, series=1)
     first = set(Player.objects.values_list("pk", flat=True))

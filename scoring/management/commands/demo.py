@@ -1,6 +1,7 @@
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from tournaments.demo import DEMO_PASSWORD, DEMO_SLUG, DEMO_USER, build_demo
+from scoring.demo import build_demo
+from tournaments.demo import DEMO_PASSWORD, DEMO_SLUG, DEMO_USER
 from tournaments.models import Tournament
 from tournaments.services import ServiceError
 
