@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime
 import secrets
+from collections.abc import Mapping
 from pathlib import Path
 
 import dj_database_url
@@ -99,6 +100,7 @@ TEMPLATES = [
 
 # Database: SQLite next to the project unless DATABASE_URL names another one.
 _database_url = env_url("DATABASE_URL", frozenset({"postgres", "postgresql", "sqlite"}))
+DATABASES: dict[str, Mapping[str, object]]
 if _database_url is None:
     DATABASES = {
         "default": {

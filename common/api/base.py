@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from rest_framework import exceptions, serializers
-from rest_framework.parsers import JSONParser
-from rest_framework.permissions import AllowAny
-from rest_framework.renderers import JSONRenderer
+from rest_framework.pagination import BasePagination
+from rest_framework.parsers import BaseParser, JSONParser
+from rest_framework.permissions import (
+    AllowAny,
+    BasePermission,
+    OperandHolder,
+    SingleOperandHolder,
+)
+from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.views import APIView
 
 from common.api.errors import UNKNOWN_FIELD, api_exception_handler
@@ -28,10 +34,12 @@ class SafeJSONParser(JSONParser):
 class ApiMixin:
     """JSON only; permissions are checked explicitly by each view (see ``access``)."""
 
-    parser_classes = [SafeJSONParser]
-    renderer_classes = [JSONRenderer]
-    permission_classes = [AllowAny]
-    pagination_class = BoundedLimitOffsetPagination
+    parser_classes: Sequence[type[BaseParser]] = [SafeJSONParser]
+    renderer_classes: Sequence[type[BaseRenderer]] = [JSONRenderer]
+    permission_classes: Sequence[type[BasePermission] | OperandHolder | SingleOperandHolder] = [
+        AllowAny
+    ]
+    pagination_class: type[BasePagination] | None = BoundedLimitOffsetPagination
 
     def get_exception_handler(self) -> Callable[..., Any]:
         return api_exception_handler
@@ -59,11 +67,11 @@ class StrictSerializerMixin:
         return super().to_internal_value(data)  # type: ignore[misc]
 
 
-class StrictSerializer(StrictSerializerMixin, serializers.Serializer):
+class StrictSerializer(StrictSerializerMixin, serializers.Serializer[Any]):
     pass
 
 
-def validated(serializer_class: type[serializers.Serializer], data: Any, **kwargs: Any) -> Any:
+def validated(serializer_class: type[serializers.Serializer[Any]], data: Any, **kwargs: Any) -> Any:
     """Parse ``data`` with ``serializer_class`` or raise its validation error."""
     serializer = serializer_class(data=data, **kwargs)
     serializer.is_valid(raise_exception=True)

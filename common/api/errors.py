@@ -117,7 +117,7 @@ def _validation_body(exc: exceptions.ValidationError) -> dict[str, Any]:
     items = _flatten(exc.detail) or [
         {"code": "invalid", "field": "", "message": _("Invalid input.")}
     ]
-    first = dict(items[0])
+    first: dict[str, Any] = dict(items[0])
     if len(items) > 1:
         first["details"] = items
     return {"error": first}
@@ -173,7 +173,7 @@ def api_exception_handler(exc: Exception, context: Mapping[str, Any]) -> Respons
     return Response(body, status=response_status, headers=headers)
 
 
-class ErrorDetailSerializer(serializers.Serializer):
+class ErrorDetailSerializer(serializers.Serializer[Any]):
     """Schema only."""
 
     code = serializers.CharField()
@@ -181,7 +181,7 @@ class ErrorDetailSerializer(serializers.Serializer):
     message = serializers.CharField(help_text="For people, in the request's language.")
 
 
-class ErrorSerializer(serializers.Serializer):
+class ErrorSerializer(serializers.Serializer[Any]):
     """Schema only: the body of every refusal."""
 
     error = ErrorDetailSerializer()
@@ -226,7 +226,7 @@ def page_not_found(request: HttpRequest, exception: Exception | None = None) -> 
     """``handler404``: also addresses under /api/ outside /api/v1/ (e.g. /api/v2/)."""
     if is_api_request(request):
         return _json(404, "not_found", str(exceptions.NotFound.default_detail))
-    return defaults.page_not_found(request, exception)  # type: ignore[arg-type]
+    return defaults.page_not_found(request, exception)
 
 
 def server_error(request: HttpRequest) -> HttpResponse:

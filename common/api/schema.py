@@ -39,7 +39,7 @@ class JsonErrorsMixin:
         return api_exception_handler
 
     def handle_exception(self, exc: Exception) -> Response:
-        response = super().handle_exception(exc)  # type: ignore[misc]
+        response: Response = super().handle_exception(exc)  # type: ignore[misc]
         request = self.request  # type: ignore[attr-defined]
         request.accepted_renderer = JSONRenderer()
         request.accepted_media_type = JSONRenderer.media_type
@@ -57,7 +57,8 @@ class DocsView(JsonErrorsMixin, SpectacularSwaggerSplitView):
     template_name = "api/swagger_ui.html"
 
 
-class StrictSerializerExtension(OpenApiSerializerExtension):
+# drf-spectacular's extension base registers subclasses in an unannotated __init_subclass__.
+class StrictSerializerExtension(OpenApiSerializerExtension):  # type: ignore[no-untyped-call]
     """Serializers that refuse unknown keys (``StrictSerializerMixin``) say so in the
     schema: ``additionalProperties: false``, so clients and generated tests know it."""
 
