@@ -1,14 +1,54 @@
-"""Fixtures shared by the whole suite."""
+"""The personas and the world every test package shares, and the suite's ground rules.
+
+Personas (as healthchecks' Alice, Bob and Charlie), built by ``tests/factories.py``:
+
+============================  ======================================  ====================
+who                           page client (``django.test.Client``)    API client
+============================  ======================================  ====================
+Alice, organizer of           ``alice_client``                        ``alice_api``
+``tournament``
+Bob, organizer of             ``bob_client``                          ``bob_api``
+``other_tournament`` only
+the captain of table 1        ``client`` on the table's link          ``captain_api``
+the captain of table 2        ``client`` on the table's link          ``other_captain_api``
+the public (no credentials)   ``client`` (pytest-django)              ``public_api``
+============================  ======================================  ====================
+
+The world: ``tournament`` (Alice's public "Herbstturnier", slug ``herbst``, three series),
+``tables`` (series 1 running with two tables of four, ``table`` is the first), ``world``
+(series 1 drawn: thirteen named players at tables of four, four and five) and
+``other_tournament`` (Bob's). A test that needs another shape calls the builders of
+``tests/factories.py`` itself.
+
+Every test runs on its own: its own cache keys, its own media directory, tasks in-process.
+The suite runs in parallel (``pytest -n auto``, see the Makefile); a test never writes into
+the working tree or uses a fixed port.
+"""
 
 from __future__ import annotations
 
 import copy
 import os
 import uuid
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
+from django.contrib.auth.models import User
+from django.test import Client, override_settings
 from hypothesis import HealthCheck
 from hypothesis import settings as hypothesis_settings
+from rest_framework.test import APIClient
+
+from tests.factories import (
+    World,
+    api_client,
+    build_world,
+    make_tournament,
+    make_user,
+    page_client,
+)
+from tournaments.models import Series, Table, Tournament
 
 # Hypothesis runs are repeatable: the examples come from a hash of the test, not from chance,
 # no example database replays failures of an earlier run, and no deadline depends on the speed
@@ -27,8 +67,20 @@ hypothesis_settings.register_profile("explore", derandomize=False, deadline=None
 hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
+# --- Ground rules ---------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _fast_passwords() -> Iterator[None]:
+    """Passwords hashed with a fast hasher: the production one (PBKDF2) takes a sizeable
+    fraction of a second per login, by design. What the tests check (a right password lets
+    in, a wrong one counts as a failure) does not depend on the hasher."""
+    with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
+        yield
+
+
 @pytest.fixture(autouse=True)
-def _celery_eager(request: pytest.FixtureRequest):
+def _celery_eager(request: pytest.FixtureRequest) -> Iterator[None]:
     """Tasks run in-process in tests, even when a broker is configured, except in tests
     marked ``broker`` that exercise the real round trip."""
     from config.celery import app
@@ -49,3 +101,105 @@ def _own_cache(settings) -> None:  # type: ignore[no-untyped-def]
     caches = copy.deepcopy(settings.CACHES)
     caches["default"]["KEY_PREFIX"] = f"test-{uuid.uuid4().hex}"
     settings.CACHES = caches
+
+
+@pytest.fixture(autouse=True)
+def _own_media(settings, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Generated documents go to a directory of the test's own, never into the working tree
+    (where parallel workers and other tests would see them)."""
+    settings.MEDIA_ROOT = tmp_path / "media"
+
+
+# --- Personas -------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def alice(db: None) -> User:
+    """Organizer of ``tournament``; password ``pw-alice-123``."""
+    return make_user("alice")
+
+
+@pytest.fixture
+def bob(db: None) -> User:
+    """An organizer, but not of Alice's tournament; password ``pw-bob-123``."""
+    return make_user("bob")
+
+
+@pytest.fixture
+def alice_client(alice: User) -> Client:
+    return page_client(alice)
+
+
+@pytest.fixture
+def bob_client(bob: User) -> Client:
+    return page_client(bob)
+
+
+@pytest.fixture
+def alice_api(alice: User) -> APIClient:
+    return api_client(user=alice)
+
+
+@pytest.fixture
+def bob_api(bob: User) -> APIClient:
+    return api_client(user=bob)
+
+
+@pytest.fixture
+def captain_api(table: Table) -> APIClient:
+    """The captain of table 1, on his phone."""
+    return api_client(table=table, device="captain-phone")
+
+
+@pytest.fixture
+def other_captain_api(tables: list[Table]) -> APIClient:
+    """The captain of table 2: a valid token, but not for table 1."""
+    return api_client(table=tables[1])
+
+
+@pytest.fixture
+def public_api(db: None) -> APIClient:
+    return api_client()
+
+
+# --- The world ------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def tournament(alice: User) -> Tournament:
+    """Alice's public tournament ``herbst`` with three planned series."""
+    return make_tournament("herbst", 3, name="Herbstturnier", organizers=[alice])
+
+
+@pytest.fixture
+def other_tournament(bob: User) -> Tournament:
+    """Bob's tournament ``anderes``."""
+    return make_tournament(
+        "anderes", name="Anderes Turnier", starts_on="2026-12-05", organizers=[bob]
+    )
+
+
+@pytest.fixture
+def tables(tournament: Tournament) -> list[Table]:
+    """Series 1 running with two tables of four: players 1-4 and 5-8."""
+    return build_world(tournament).tables
+
+
+@pytest.fixture
+def table(tables: list[Table]) -> Table:
+    return tables[0]
+
+
+NAMES = [
+    ("Anna", "Albers"), ("Bernd", "Bäcker"), ("Carla", "Czerwinski"), ("Dieter", "Dörfler"),
+    ("Erika", "Eichhorn"), ("Fritz", "Fischer"), ("Gisela", "Groß"), ("Hans", "Hübner"),
+    ("Ida", "Iwanowa"), ("Jürgen", "Jäger"), ("Karin", "Krüger"), ("Lothar", "Löwenthal"),
+    ("Maria", "Müller"),
+]  # fmt: skip
+
+
+@pytest.fixture
+def world(tournament: Tournament) -> World:
+    """Series 1 drawn, not started: thirteen named players (umlauts and ß included) at
+    tables 1 and 2 with four players and table 3 with five."""
+    return build_world(tournament, (4, 4, 5), names=NAMES, status=Series.Status.DRAWN)

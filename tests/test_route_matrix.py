@@ -23,16 +23,14 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from django.contrib.auth.models import User
 from django.core.files.base import ContentFile
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from documents.models import GeneratedDocument
-from tests.factories import seat_table
-from tournaments.models import Player, Registration, Series, Table, Tournament
+from tests.factories import play
+from tournaments.models import Player, Registration, Table, Tournament
 
 PERSONAS = ("owner", "other", "captain", "anonymous")
 WRITES = ("post", "put", "patch", "delete")
@@ -270,6 +268,9 @@ def test_matrix_size() -> None:
 
 @dataclass
 class World:
+    """The shared world (``tests/conftest.py``) as the matrix needs it: one game at each
+    table, a finished document, the players' secrets, each persona's two clients."""
+
     tournament: Tournament
     tables: list[Table]
     registration: Registration
@@ -280,73 +281,47 @@ class World:
 
 
 @pytest.fixture
-def world(db: None, settings: Any, tmp_path: Any) -> World:
-    settings.MEDIA_ROOT = tmp_path
-    alice = User.objects.create_user("alice")
-    bob = User.objects.create_user("bob")
-    tournament = Tournament.objects.create(
-        name="Herbst", slug="herbst", starts_on="2026-11-28", series_count=2,
-        registration_open=True,
-    )  # fmt: skip
-    tournament.organizers.add(alice)
-    from tournaments.services.lifecycle import ensure_series
-
-    ensure_series(tournament)
-    bobs = Tournament.objects.create(name="Bobs", slug="bobs", starts_on="2026-12-05")
-    bobs.organizers.add(bob)
-    registrations = []
-    for i in range(1, 9):
-        player = Player.objects.create(
-            first_name=f"Vorname{i}", last_name=f"Nachname{i}", club="Dulle", owner=alice,
-            email=f"geheim{i}@example.org", ddv_number=f"98765{i}",
-        )  # fmt: skip
-        registrations.append(
-            Registration.objects.create(tournament=tournament, player=player, start_number=i)
-        )
-    series = tournament.series.get(number=1)
-    tables = [seat_table(series, registrations[:4], 1), seat_table(series, registrations[4:], 2)]
-    Series.objects.filter(pk=series.pk).update(status=Series.Status.RUNNING)
-    captain = APIClient()
-    captain.credentials(HTTP_AUTHORIZATION=f"Table {tables[0].captain_token}")
-    game = {"contract": "normal", "re": [1, 3], "re_points": 130, "dealer": 1}
-    response = captain.post(
-        "/api/v1/tournaments/herbst/series/1/tables/1/games/", game, format="json",
-        HTTP_IF_MATCH="0", HTTP_IDEMPOTENCY_KEY="matrix",
-    )  # fmt: skip
-    assert response.status_code == 201, response.content
-    captain.credentials(HTTP_AUTHORIZATION=f"Table {tables[1].captain_token}")
-    response = captain.post(
-        "/api/v1/tournaments/herbst/series/1/tables/2/games/", game, format="json",
-        HTTP_IF_MATCH="0", HTTP_IDEMPOTENCY_KEY="matrix-2",
-    )  # fmt: skip
-    assert response.status_code == 201, response.content
+def world(
+    tournament: Tournament,
+    tables: list[Table],
+    other_tournament: Tournament,
+    alice_client: Client,
+    alice_api: APIClient,
+    bob_client: Client,
+    bob_api: APIClient,
+    other_captain_api: APIClient,
+    public_api: APIClient,
+) -> World:
+    """Alice's tournament open for self-registration; series 1 running with a game at each
+    table; her players with e-mail addresses and DDV numbers; Bob organizes another one."""
+    Tournament.objects.filter(pk=tournament.pk).update(registration_open=True)
+    tournament.refresh_from_db()
+    registrations = list(tournament.registrations.order_by("start_number"))
+    secrets = []
+    for registration in registrations:
+        n = registration.start_number
+        email, ddv = f"geheim{n}@example.org", f"98765{n}"
+        Player.objects.filter(pk=registration.player_id).update(email=email, ddv_number=ddv)
+        secrets += [email, ddv]
+    for table in tables:
+        play(table, [{"contract": "normal", "re": [1, 3], "re_points": 130, "dealer": 1}])
     document = GeneratedDocument.objects.create(
         kind=GeneratedDocument.Kind.RESULTS, tournament=tournament, language="de",
         fingerprint="matrix", status=GeneratedDocument.Status.DONE,
     )  # fmt: skip
     document.file.save("results.pdf", ContentFile(b"%PDF-1.4\n%%EOF\n"))
-
-    def clients(user: User | None, header: str | None) -> tuple[Client, APIClient]:
-        page, api = Client(), APIClient()
-        if user is not None:
-            page.force_login(user)
-        if header is not None:
-            api.credentials(HTTP_AUTHORIZATION=header)
-        return page, api
-
     return World(
         tournament=tournament,
         tables=tables,
         registration=registrations[0],
         player=registrations[0].player,
         document=document,
-        secrets=[f"geheim{i}@example.org" for i in range(1, 9)]
-        + [f"98765{i}" for i in range(1, 9)],
+        secrets=secrets,
         clients={
-            "owner": clients(alice, f"Token {Token.objects.create(user=alice).key}"),
-            "other": clients(bob, f"Token {Token.objects.create(user=bob).key}"),
-            "captain": clients(None, f"Table {tables[1].captain_token}"),
-            "anonymous": clients(None, None),
+            "owner": (alice_client, alice_api),
+            "other": (bob_client, bob_api),
+            "captain": (Client(), other_captain_api),  # no account: only his table's link
+            "anonymous": (Client(), public_api),
         },
     )
 

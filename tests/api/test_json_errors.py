@@ -13,7 +13,7 @@ from drf_spectacular.generators import SchemaGenerator
 from rest_framework.test import APIClient
 
 from common.api import errors
-from tests.api.conftest import API
+from tests.api.helpers import API
 from tournaments.models import Table
 
 METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE")
@@ -77,7 +77,7 @@ def _known_paths() -> list[tuple[str, frozenset[str]]]:
 
 @pytest.mark.django_db
 def test_wrong_methods_on_known_addresses_answer_405_json(
-    organizer: APIClient, browser: Client, table: Table
+    alice_api: APIClient, browser: Client, table: Table
 ) -> None:
     known = _known_paths()
     assert len(known) > 15
@@ -88,7 +88,7 @@ def test_wrong_methods_on_known_addresses_answer_405_json(
                 continue
             if method == "OPTIONS":
                 continue  # answered for every view (common.api.metadata)
-            for client, extra in ((organizer, {}), (browser, CSRF_HEADER)):
+            for client, extra in ((alice_api, {}), (browser, CSRF_HEADER)):
                 response = _request(client, method, url, **extra)
                 assert_error_json(response, 405, "method_not_allowed")
                 tried += 1
@@ -98,22 +98,26 @@ def test_wrong_methods_on_known_addresses_answer_405_json(
 @pytest.mark.django_db
 @pytest.mark.parametrize("method", ["POST", "PUT", "PATCH", "DELETE"])
 @pytest.mark.parametrize("url", [f"{API}/schema/", f"{API}/docs/"])
-def test_schema_and_docs_refuse_changes_with_json(method: str, url: str, public: APIClient) -> None:
-    assert_error_json(_request(public, method, url), 405, "method_not_allowed")
+def test_schema_and_docs_refuse_changes_with_json(
+    method: str, url: str, public_api: APIClient
+) -> None:
+    assert_error_json(_request(public_api, method, url), 405, "method_not_allowed")
 
 
 @pytest.mark.django_db
-def test_schema_not_acceptable_is_json(public: APIClient) -> None:
-    assert_error_json(public.get(f"{API}/schema/", HTTP_ACCEPT="text/html"), 406, "not_acceptable")
+def test_schema_not_acceptable_is_json(public_api: APIClient) -> None:
+    assert_error_json(
+        public_api.get(f"{API}/schema/", HTTP_ACCEPT="text/html"), 406, "not_acceptable"
+    )
 
 
 @pytest.mark.django_db
-def test_docs_page_loads_its_script_from_a_file(public: APIClient) -> None:
-    page = public.get(f"{API}/docs/", HTTP_ACCEPT="text/html")
+def test_docs_page_loads_its_script_from_a_file(public_api: APIClient) -> None:
+    page = public_api.get(f"{API}/docs/", HTTP_ACCEPT="text/html")
     assert page.status_code == 200
     html = page.content.decode()
     assert "<style>" not in html and "?script=" in html
-    script = public.get(f"{API}/docs/?script=")
+    script = public_api.get(f"{API}/docs/?script=")
     assert script.status_code == 200 and script["Content-Type"].startswith("application/javascript")
 
 
@@ -127,8 +131,8 @@ def test_session_without_csrf_token_answers_csrf_json(
 
 
 @pytest.mark.django_db
-def test_anonymous_change_answers_401_json(public: APIClient) -> None:
-    assert_error_json(public.post(f"{API}/tournaments/", {}, format="json"), 401)
+def test_anonymous_change_answers_401_json(public_api: APIClient) -> None:
+    assert_error_json(public_api.post(f"{API}/tournaments/", {}, format="json"), 401)
 
 
 def test_csrf_failure_view_json_under_api_html_elsewhere() -> None:
@@ -156,9 +160,9 @@ def test_bad_host_answers_400_json(method: str) -> None:
 
 
 @pytest.mark.django_db
-def test_too_large_body_answers_400_json(settings, organizer: APIClient) -> None:  # type: ignore[no-untyped-def]
+def test_too_large_body_answers_400_json(settings, alice_api: APIClient) -> None:  # type: ignore[no-untyped-def]
     settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 100
-    response = organizer.post(f"{API}/tournaments/", {"name": "x" * 500}, format="json")
+    response = alice_api.post(f"{API}/tournaments/", {"name": "x" * 500}, format="json")
     assert_error_json(response, 400)
 
 

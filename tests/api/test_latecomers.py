@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
-from tests.api.conftest import API
+from tests.api.helpers import API
 from tests.factories import add_players, seat_table
 from tournaments.models import Seat, Series, Tournament
 
@@ -24,8 +24,8 @@ def drawn(tournament: Tournament) -> Series:
     return series
 
 
-def test_preview_then_seat(organizer: APIClient, drawn: Series) -> None:
-    preview = organizer.get(f"{SERIES}1/latecomers/")
+def test_preview_then_seat(alice_api: APIClient, drawn: Series) -> None:
+    preview = alice_api.get(f"{SERIES}1/latecomers/")
     assert preview.status_code == 200, preview.json()
     body = preview.json()
     assert body["placements"] == [
@@ -33,48 +33,48 @@ def test_preview_then_seat(organizer: APIClient, drawn: Series) -> None:
     ]
     assert body["new_tables"] == [] and body["repeat_pairs"] == [] and body["repeats"] == 0
     assert Seat.objects.filter(series=drawn).count() == 8
-    response = organizer.post(f"{SERIES}1/latecomers/")
+    response = alice_api.post(f"{SERIES}1/latecomers/")
     assert response.status_code == 200 and response.json() == body
     assert Seat.objects.filter(series=drawn, table__number=1).count() == 5
-    again = organizer.post(f"{SERIES}1/latecomers/")
+    again = alice_api.post(f"{SERIES}1/latecomers/")
     assert again.status_code == 409 and again.json()["error"]["code"] == "no_latecomers"
 
 
-def test_start_needs_confirmation(organizer: APIClient, drawn: Series) -> None:
-    response = organizer.post(f"{SERIES}1/start/", {}, format="json")
+def test_start_needs_confirmation(alice_api: APIClient, drawn: Series) -> None:
+    response = alice_api.post(f"{SERIES}1/start/", {}, format="json")
     assert response.status_code == 409
     assert response.json()["error"]["code"] == "unseated_players"
     drawn.refresh_from_db()
     assert drawn.status == "drawn"
-    response = organizer.post(f"{SERIES}1/start/", {"allow_unseated": True}, format="json")
+    response = alice_api.post(f"{SERIES}1/start/", {"allow_unseated": True}, format="json")
     assert response.status_code == 200, response.json()
     assert response.json()["status"] == "running"
-    late = organizer.post(f"{SERIES}1/latecomers/")
+    late = alice_api.post(f"{SERIES}1/latecomers/")
     assert late.status_code == 409 and late.json()["error"]["code"] == "series_started"
 
 
 @pytest.mark.parametrize(
     ("data", "field"), [({"allow_unseated": "maybe"}, "allow_unseated"), ({"x": 1}, "x")]
 )
-def test_start_input_is_checked(organizer: APIClient, drawn: Series, data, field) -> None:
-    response = organizer.post(f"{SERIES}1/start/", data, format="json")
+def test_start_input_is_checked(alice_api: APIClient, drawn: Series, data, field) -> None:
+    response = alice_api.post(f"{SERIES}1/start/", data, format="json")
     assert response.status_code == 400 and response.json()["error"]["field"] == field
 
 
 def test_latecomers_are_for_organizers(
-    public: APIClient, other_organizer: APIClient, drawn: Series
+    public_api: APIClient, bob_api: APIClient, drawn: Series
 ) -> None:
     for method in ("get", "post"):
-        assert getattr(public, method)(f"{SERIES}1/latecomers/").status_code == 401
-        assert getattr(other_organizer, method)(f"{SERIES}1/latecomers/").status_code == 403
+        assert getattr(public_api, method)(f"{SERIES}1/latecomers/").status_code == 401
+        assert getattr(bob_api, method)(f"{SERIES}1/latecomers/").status_code == 403
     assert Seat.objects.filter(series=drawn).count() == 8
 
 
-def test_no_split_is_a_conflict(organizer: APIClient, drawn: Series, tournament) -> None:
+def test_no_split_is_a_conflict(alice_api: APIClient, drawn: Series, tournament) -> None:
     add_players(tournament, 1)  # 10 players: two tables of five
-    assert organizer.get(f"{SERIES}1/latecomers/").status_code == 200
+    assert alice_api.get(f"{SERIES}1/latecomers/").status_code == 200
     add_players(tournament, 1)  # 11: no split
-    response = organizer.post(f"{SERIES}1/latecomers/")
+    response = alice_api.post(f"{SERIES}1/latecomers/")
     assert response.status_code == 409
     assert response.json()["error"]["code"] == "no_table_split"
     assert Seat.objects.filter(series=drawn).count() == 8

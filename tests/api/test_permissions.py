@@ -9,7 +9,8 @@ import pytest
 from rest_framework.test import APIClient
 
 from scoring.models import Game
-from tests.api.conftest import API, NORMAL, client_for, games_url, sheet_url
+from tests.api.helpers import API, NORMAL, games_url, sheet_url
+from tests.factories import api_client
 from tournaments.models import Series, Table, Tournament
 
 PERSONAS = ["captain", "other_captain", "organizer", "other_organizer", "public"]
@@ -17,18 +18,18 @@ PERSONAS = ["captain", "other_captain", "organizer", "other_organizer", "public"
 
 @pytest.fixture
 def clients(
-    captain: APIClient,
-    other_captain: APIClient,
-    organizer: APIClient,
-    other_organizer: APIClient,
-    public: APIClient,
+    captain_api: APIClient,
+    other_captain_api: APIClient,
+    alice_api: APIClient,
+    bob_api: APIClient,
+    public_api: APIClient,
 ) -> dict[str, APIClient]:
     return {
-        "captain": captain,
-        "other_captain": other_captain,
-        "organizer": organizer,
-        "other_organizer": other_organizer,
-        "public": public,
+        "captain": captain_api,
+        "other_captain": other_captain_api,
+        "organizer": alice_api,
+        "other_organizer": bob_api,
+        "public": public_api,
     }
 
 
@@ -88,24 +89,24 @@ def test_private_tournament_table(
 
 @pytest.mark.parametrize("status", [Series.Status.DRAWN, Series.Status.CLOSED])
 def test_captain_only_while_the_series_runs(
-    captain: APIClient, organizer: APIClient, table: Table, status: str
+    captain_api: APIClient, alice_api: APIClient, table: Table, status: str
 ) -> None:
     Series.objects.filter(pk=table.series_id).update(status=status)
     for response in (
-        enter(captain, table),
-        captain.post(sheet_url(table, "submit"), {}, format="json", HTTP_IF_MATCH="0"),
-        captain.post(sheet_url(table, "confirm"), {"seat": 2}, format="json"),
+        enter(captain_api, table),
+        captain_api.post(sheet_url(table, "submit"), {}, format="json", HTTP_IF_MATCH="0"),
+        captain_api.post(sheet_url(table, "confirm"), {"seat": 2}, format="json"),
     ):
         assert response.status_code == 403
         assert response.json()["error"]["code"] == "series_not_running"
-    assert captain.get(games_url(table)).status_code == 200
+    assert captain_api.get(games_url(table)).status_code == 200
 
 
 def test_captain_of_a_closed_series_cannot_touch_the_next_one(
     tournament: Tournament, table: Table
 ) -> None:
     """Series 1 closed, series 2 running: the old captain link opens nothing new."""
-    old = client_for(table=table)
+    old = api_client(table=table)
     Series.objects.filter(pk=table.series_id).update(status=Series.Status.CLOSED)
     series2 = tournament.series.get(number=2)
     new_table = Table.objects.create(series=series2, number=1)
@@ -115,7 +116,7 @@ def test_captain_of_a_closed_series_cannot_touch_the_next_one(
     Series.objects.filter(pk=series2.pk).update(status=Series.Status.RUNNING)
     response = enter(old, new_table)
     assert response.status_code == 403 and response.json()["error"]["code"] == "wrong_table"
-    assert enter(client_for(table=new_table), new_table).status_code == 201
+    assert enter(api_client(table=new_table), new_table).status_code == 201
 
 
 def test_invalid_table_token(table: Table) -> None:
@@ -127,15 +128,15 @@ def test_invalid_table_token(table: Table) -> None:
         assert response.json()["error"]["code"] in ("invalid_table_token", "authentication_failed")
 
 
-def test_captain_endpoint(captain: APIClient, public: APIClient, table: Table) -> None:
-    response = captain.get(f"{API}/captain/")
+def test_captain_endpoint(captain_api: APIClient, public_api: APIClient, table: Table) -> None:
+    response = captain_api.get(f"{API}/captain/")
     assert response.status_code == 200
     body = response.json()
     assert (body["tournament"], body["series"], body["table"]) == ("herbst", 1, 1)
     assert [s["position"] for s in body["seats"]] == [1, 2, 3, 4]
     assert body["sheet"]["version"] == 0 and body["sheet"]["next"]["dealer"] == 1
     assert body["games_url"] == games_url(table)
-    assert public.get(f"{API}/captain/").status_code == 401
+    assert public_api.get(f"{API}/captain/").status_code == 401
 
 
 def test_session_login_works_for_organizers(alice: Any, table: Table) -> None:

@@ -5,15 +5,15 @@ from __future__ import annotations
 from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
-from tests.api.conftest import API
+from tests.api.helpers import API
 from tests.factories import add_players
 from tournaments.models import Player, Registration, Tournament
 
 URL = f"{API}/tournaments/herbst/registrations/"
 
 
-def test_register_new_player_and_list(organizer: APIClient, tournament: Tournament) -> None:
-    response = organizer.post(
+def test_register_new_player_and_list(alice_api: APIClient, tournament: Tournament) -> None:
+    response = alice_api.post(
         URL, {"first_name": "Anna", "last_name": "Schmidt", "club": "DK Köln", "checked_in": True},
         format="json",
     )  # fmt: skip
@@ -21,25 +21,25 @@ def test_register_new_player_and_list(organizer: APIClient, tournament: Tourname
     body = response.json()
     assert body["start_number"] == 1 and body["checked_in"] is True
     assert body["player"]["last_name"] == "Schmidt"
-    listed = organizer.get(URL).json()
+    listed = alice_api.get(URL).json()
     assert listed["count"] == 1 and listed["results"][0]["start_number"] == 1
 
 
 def test_register_known_player_once(
-    organizer: APIClient, tournament: Tournament, alice: User
+    alice_api: APIClient, tournament: Tournament, alice: User
 ) -> None:
     player = Player.objects.create(
         first_name="Bert", last_name="Meier", ddv_number="123", owner=alice
     )
-    response = organizer.post(URL, {"player": player.pk}, format="json")
+    response = alice_api.post(URL, {"player": player.pk}, format="json")
     assert response.status_code == 201
-    again = organizer.post(URL, {"player": player.pk}, format="json")
+    again = alice_api.post(URL, {"player": player.pk}, format="json")
     assert again.status_code == 409
     assert again.json()["error"]["code"] == "already_registered"
 
 
 def test_registration_input_errors(
-    organizer: APIClient, tournament: Tournament, alice: User
+    alice_api: APIClient, tournament: Tournament, alice: User
 ) -> None:
     Player.objects.create(first_name="Bert", last_name="Meier", ddv_number="123", owner=alice)
     cases = [
@@ -55,50 +55,50 @@ def test_registration_input_errors(
         ({"first_name": "A\x00", "last_name": "B"}, "null_characters_not_allowed", "first_name"),
     ]  # fmt: skip
     for data, code, field in cases:
-        response = organizer.post(URL, data, format="json")
+        response = alice_api.post(URL, data, format="json")
         assert response.status_code == 400, data
         error = response.json()["error"]
         assert (error["code"], error["field"]) == (code, field), data
     assert not Registration.objects.exists()
 
 
-def test_check_in_and_withdraw(organizer: APIClient, tournament: Tournament) -> None:
+def test_check_in_and_withdraw(alice_api: APIClient, tournament: Tournament) -> None:
     registration = add_players(tournament, 1, checked_in=False)[0]
     url = f"{URL}{registration.start_number}/"
-    response = organizer.post(f"{url}check-in/", {"present": True}, format="json")
+    response = alice_api.post(f"{url}check-in/", {"present": True}, format="json")
     assert response.status_code == 200 and response.json()["checked_in"] is True
-    response = organizer.post(f"{url}withdraw/", {"from_series": 2}, format="json")
+    response = alice_api.post(f"{url}withdraw/", {"from_series": 2}, format="json")
     assert response.status_code == 200 and response.json()["withdrawn_from_series"] == 2
-    response = organizer.post(f"{url}withdraw/", {"from_series": 3}, format="json")
+    response = alice_api.post(f"{url}withdraw/", {"from_series": 4}, format="json")
     assert response.status_code == 400
     assert response.json()["error"] | {"message": ""} == {
         "code": "series_out_of_range", "field": "from_series", "message": ""
     }  # fmt: skip
-    response = organizer.post(f"{url}withdraw/", {"from_series": None}, format="json")
+    response = alice_api.post(f"{url}withdraw/", {"from_series": None}, format="json")
     assert response.json()["withdrawn_from_series"] is None
-    response = organizer.post(f"{url}check-in/", {}, format="json")
+    response = alice_api.post(f"{url}check-in/", {}, format="json")
     assert response.status_code == 400 and response.json()["error"]["field"] == "present"
 
 
 def test_delete_only_while_never_seated(
-    organizer: APIClient, tournament: Tournament, tables: list
+    alice_api: APIClient, tournament: Tournament, tables: list
 ) -> None:
-    seated = organizer.delete(f"{URL}1/")
+    seated = alice_api.delete(f"{URL}1/")
     assert seated.status_code == 409 and seated.json()["error"]["code"] == "in_use"
     spare = add_players(tournament, 1)[0]
-    assert organizer.delete(f"{URL}{spare.start_number}/").status_code == 204
-    assert organizer.get(f"{URL}{spare.start_number}/").status_code == 404
+    assert alice_api.delete(f"{URL}{spare.start_number}/").status_code == 204
+    assert alice_api.get(f"{URL}{spare.start_number}/").status_code == 404
 
 
 def test_registrations_are_for_organizers(
-    public: APIClient, other_organizer: APIClient, tournament: Tournament
+    public_api: APIClient, bob_api: APIClient, tournament: Tournament
 ) -> None:
     add_players(tournament, 1)
-    assert public.get(URL).status_code == 401
-    response = other_organizer.get(URL)
+    assert public_api.get(URL).status_code == 401
+    response = bob_api.get(URL)
     assert response.status_code == 403 and response.json()["error"]["code"] == "not_organizer"
-    response = other_organizer.post(URL, {"first_name": "A", "last_name": "B"}, format="json")
+    response = bob_api.post(URL, {"first_name": "A", "last_name": "B"}, format="json")
     assert response.status_code == 403
     tournament.is_public = False
     tournament.save()
-    assert other_organizer.get(URL).status_code == 404
+    assert bob_api.get(URL).status_code == 404

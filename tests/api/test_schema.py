@@ -26,7 +26,7 @@ def test_schema_validates_without_warnings(tmp_path: Path) -> None:
     assert "tableAuth" in schema["components"]["securitySchemes"]
 
 
-def test_schema_is_served(public: APIClient) -> None:
-    response = public.get("/api/v1/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
+def test_schema_is_served(public_api: APIClient) -> None:
+    response = public_api.get("/api/v1/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
     assert response.status_code == 200
     assert "/api/v1/tournaments/" in response.json()["paths"]

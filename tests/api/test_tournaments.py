@@ -6,7 +6,7 @@ import pytest
 from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
-from tests.api.conftest import API
+from tests.api.helpers import API
 from tests.factories import add_players, make_tournament
 from tournaments.models import Tournament
 
@@ -17,27 +17,27 @@ def slugs(response) -> set[str]:
     return {t["slug"] for t in response.json()["results"]}
 
 
-def test_public_sees_public_tournaments_only(public: APIClient, tournament: Tournament) -> None:
+def test_public_sees_public_tournaments_only(public_api: APIClient, tournament: Tournament) -> None:
     make_tournament(slug="geheim", is_public=False)
-    response = public.get(f"{API}/tournaments/")
+    response = public_api.get(f"{API}/tournaments/")
     assert response.status_code == 200
     assert slugs(response) == {"herbst"}
-    assert public.get(f"{API}/tournaments/geheim/").status_code == 404
+    assert public_api.get(f"{API}/tournaments/geheim/").status_code == 404
 
 
 def test_organizer_sees_his_private_tournament(
-    organizer: APIClient, other_organizer: APIClient, alice: User
+    alice_api: APIClient, bob_api: APIClient, alice: User
 ) -> None:
     private = make_tournament(slug="geheim", is_public=False)
     private.organizers.add(alice)
-    assert "geheim" in slugs(organizer.get(f"{API}/tournaments/"))
-    assert organizer.get(f"{API}/tournaments/geheim/").status_code == 200
-    assert "geheim" not in slugs(other_organizer.get(f"{API}/tournaments/"))
-    assert other_organizer.get(f"{API}/tournaments/geheim/").status_code == 404
+    assert "geheim" in slugs(alice_api.get(f"{API}/tournaments/"))
+    assert alice_api.get(f"{API}/tournaments/geheim/").status_code == 200
+    assert "geheim" not in slugs(bob_api.get(f"{API}/tournaments/"))
+    assert bob_api.get(f"{API}/tournaments/geheim/").status_code == 404
 
 
-def test_create_makes_the_requester_organizer(organizer: APIClient, alice: User) -> None:
-    response = organizer.post(f"{API}/tournaments/", NEW, format="json")
+def test_create_makes_the_requester_organizer(alice_api: APIClient, alice: User) -> None:
+    response = alice_api.post(f"{API}/tournaments/", NEW, format="json")
     assert response.status_code == 201, response.json()
     body = response.json()
     assert body["status"] == "draft" and body["tiebreak"] == ["best_series", "last_series"]
@@ -45,15 +45,15 @@ def test_create_makes_the_requester_organizer(organizer: APIClient, alice: User)
     assert Tournament.objects.get(slug="winter").organizers.get() == alice
 
 
-def test_create_needs_authentication(public: APIClient) -> None:
-    response = public.post(f"{API}/tournaments/", NEW, format="json")
+def test_create_needs_authentication(public_api: APIClient) -> None:
+    response = public_api.post(f"{API}/tournaments/", NEW, format="json")
     assert response.status_code == 401
     assert response.json()["error"]["code"] == "not_authenticated"
     assert response["WWW-Authenticate"] == "Token"
 
 
-def test_organizer_changes_series_count(organizer: APIClient, tournament: Tournament) -> None:
-    response = organizer.patch(
+def test_organizer_changes_series_count(alice_api: APIClient, tournament: Tournament) -> None:
+    response = alice_api.patch(
         f"{API}/tournaments/herbst/", {"series_count": 4, "venue": "Bürgerhaus"}, format="json"
     )
     assert response.status_code == 200, response.json()
@@ -62,11 +62,11 @@ def test_organizer_changes_series_count(organizer: APIClient, tournament: Tourna
 
 
 def test_others_may_not_change_a_tournament(
-    public: APIClient, other_organizer: APIClient, tournament: Tournament
+    public_api: APIClient, bob_api: APIClient, tournament: Tournament
 ) -> None:
     url = f"{API}/tournaments/herbst/"
-    assert public.patch(url, {"venue": "x"}, format="json").status_code == 401
-    response = other_organizer.patch(url, {"venue": "x"}, format="json")
+    assert public_api.patch(url, {"venue": "x"}, format="json").status_code == 401
+    response = bob_api.patch(url, {"venue": "x"}, format="json")
     assert response.status_code == 403
     assert response.json()["error"]["code"] == "not_organizer"
 
@@ -85,9 +85,9 @@ def test_others_may_not_change_a_tournament(
     ],
 )
 def test_invalid_input_is_refused_with_code_and_field(
-    organizer: APIClient, tournament: Tournament, change: dict, code: str, field: str
+    alice_api: APIClient, tournament: Tournament, change: dict, code: str, field: str
 ) -> None:
-    response = organizer.post(f"{API}/tournaments/", {**NEW, **change}, format="json")
+    response = alice_api.post(f"{API}/tournaments/", {**NEW, **change}, format="json")
     assert response.status_code == 400
     error = response.json()["error"]
     assert (error["code"], error["field"]) == (code, field)
@@ -95,49 +95,49 @@ def test_invalid_input_is_refused_with_code_and_field(
 
 
 def test_series_count_cannot_drop_below_a_drawn_series(
-    organizer: APIClient, tournament: Tournament
+    alice_api: APIClient, tournament: Tournament
 ) -> None:
     tournament.series.filter(number=2).update(status="drawn")
-    response = organizer.patch(f"{API}/tournaments/herbst/", {"series_count": 1}, format="json")
+    response = alice_api.patch(f"{API}/tournaments/herbst/", {"series_count": 1}, format="json")
     assert response.status_code == 400
     assert response.json()["error"]["field"] == "series_count"
 
 
 def test_players_of_own_tournaments_only(
-    organizer: APIClient, other_organizer: APIClient, public: APIClient, tournament: Tournament
+    alice_api: APIClient, bob_api: APIClient, public_api: APIClient, tournament: Tournament
 ) -> None:
     registrations = add_players(tournament, 3)
-    response = organizer.get(f"{API}/players/")
+    response = alice_api.get(f"{API}/players/")
     assert response.json()["count"] == 3
-    assert other_organizer.get(f"{API}/players/").json()["count"] == 0
-    assert public.get(f"{API}/players/").status_code == 401
+    assert bob_api.get(f"{API}/players/").json()["count"] == 0
+    assert public_api.get(f"{API}/players/").status_code == 401
     player = registrations[0].player
-    assert other_organizer.get(f"{API}/players/{player.pk}/").status_code == 404
-    found = organizer.get(f"{API}/players/", {"q": player.last_name}).json()
+    assert bob_api.get(f"{API}/players/{player.pk}/").status_code == 404
+    found = alice_api.get(f"{API}/players/", {"q": player.last_name}).json()
     assert [p["id"] for p in found["results"]] == [player.pk]
 
 
-def test_organizer_corrects_a_player(organizer: APIClient, tournament: Tournament) -> None:
+def test_organizer_corrects_a_player(alice_api: APIClient, tournament: Tournament) -> None:
     first, second = (r.player for r in add_players(tournament, 2))
     second.ddv_number = "4711"
     second.save()
     url = f"{API}/players/{first.pk}/"
-    response = organizer.patch(url, {"first_name": " Anna ", "club": "DK Köln"}, format="json")
+    response = alice_api.patch(url, {"first_name": " Anna ", "club": "DK Köln"}, format="json")
     assert response.status_code == 200
     first.refresh_from_db()
     assert (first.first_name, first.club) == ("Anna", "DK Köln")
-    response = organizer.patch(url, {"ddv_number": "4711"}, format="json")
+    response = alice_api.patch(url, {"ddv_number": "4711"}, format="json")
     assert response.status_code == 400
     assert response.json()["error"]["code"] == "ddv_number_taken"
 
 
-def test_confirmation_setting_through_the_api(organizer) -> None:
+def test_confirmation_setting_through_the_api(alice_api) -> None:
     new = {"name": "Sommer", "slug": "sommer-conf", "starts_on": "2027-07-01",
            "confirmation": "organizer"}  # fmt: skip
-    created = organizer.post("/api/v1/tournaments/", new, format="json")
+    created = alice_api.post("/api/v1/tournaments/", new, format="json")
     assert created.status_code == 201, created.json()
     assert created.json()["confirmation"] == "organizer"
     assert created.json()["entry_mode"] == "entry"
-    bad = organizer.patch("/api/v1/tournaments/sommer-conf/", {"confirmation": "anyone"},
+    bad = alice_api.patch("/api/v1/tournaments/sommer-conf/", {"confirmation": "anyone"},
                           format="json")  # fmt: skip
     assert bad.status_code == 400 and bad.json()["error"]["field"] == "confirmation"

@@ -9,7 +9,6 @@ import io
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from tournaments.models import Player, Tournament
@@ -30,13 +29,6 @@ def karla(alice: User, tournament: Tournament) -> Player:
     return player
 
 
-@pytest.fixture
-def bob_api(bob: User, other_tournament: Tournament) -> APIClient:
-    client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=bob).key}")
-    return client
-
-
 def test_api_registration_cannot_take_over_another_registrys_player(
     bob_api: APIClient, karla: Player, other_tournament: Tournament
 ) -> None:
@@ -48,7 +40,9 @@ def test_api_registration_cannot_take_over_another_registrys_player(
     assert not other_tournament.registrations.exists()
 
 
-def test_api_player_of_another_registry_does_not_exist(bob_api: APIClient, karla: Player) -> None:
+def test_api_player_of_another_registry_does_not_exist(
+    bob_api: APIClient, karla: Player, other_tournament: Tournament
+) -> None:
     url = f"{API}/players/{karla.pk}/"
     assert bob_api.get(url).status_code == 404
     assert bob_api.patch(url, {"first_name": "Gekapert"}, format="json").status_code == 404
