@@ -12,6 +12,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from tournaments.names import folded
+
 
 @dataclass(frozen=True, slots=True)
 class SeatInfo:
@@ -27,7 +29,7 @@ class SeatInfo:
 
     @property
     def sort_key(self) -> tuple[str, str, int]:
-        return (self.last_name.casefold(), self.first_name.casefold(), self.start_number)
+        return (folded(self.last_name), folded(self.first_name), self.start_number)
 
 
 @dataclass(frozen=True, slots=True)

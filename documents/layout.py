@@ -33,7 +33,7 @@ CONTENT_W = PAGE_W - 2 * MARGIN
 
 # A layout version: part of every fingerprint, bump it when templates or geometry change
 # (here or in report_layout), so stored documents are made again.
-LAYOUT_VERSION = "6"
+LAYOUT_VERSION = "7"
 
 
 FULL = "full"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
@@ -13,6 +12,7 @@ from django.views.generic import DetailView, FormView, ListView, TemplateView
 
 from tournaments.forms import PlayerForm
 from tournaments.models import Series, Tournament
+from tournaments.names import folded
 from tournaments.permissions import is_organizer
 from tournaments.services import ServiceError
 from tournaments.services.registrations import PlayerData, self_register
@@ -87,12 +87,6 @@ class SelfRegistrationView(FormView):
             "tournaments/self_registration_done.html",
             {"tournament": self.tournament, "registration": registration},
         )
-
-
-def folded(text: str) -> str:
-    """Text for comparing names: case, accents and umlauts left out ("Müller" = "muller")."""
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
 @dataclass(frozen=True)
