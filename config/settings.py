@@ -13,11 +13,16 @@ from collections.abc import Mapping
 from pathlib import Path
 
 import dj_database_url
+import django_stubs_ext
 from csp import constants as csp
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 from config.env import env_bool, env_int, env_list, env_secret, env_str, env_url
+
+# Django's generic classes (FormView[Form], ModelForm[Model]) can be subscripted at run time
+# as the type checker reads them; before any view or form module is imported.
+django_stubs_ext.monkeypatch()
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.utils.functional import Promise
@@ -31,7 +31,7 @@ def ruleset_choices() -> list[tuple[str, StrOrPromise]]:
     return [(key, RULESET_LABELS.get(key, preset.label)) for key, preset in PRESETS.items()]
 
 
-class TournamentForm(forms.ModelForm):
+class TournamentForm(forms.ModelForm[Tournament]):
     ruleset = forms.ChoiceField(label=_("rule set"), choices=ruleset_choices)
     tiebreak = forms.MultipleChoiceField(
         label=_("tie-break after total points"),
@@ -79,10 +79,12 @@ class TournamentForm(forms.ModelForm):
         return slug
 
     def clean_confirmation(self) -> str:
-        return self.cleaned_data.get("confirmation") or self.instance.confirmation
+        confirmation: str = self.cleaned_data.get("confirmation") or self.instance.confirmation
+        return confirmation
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         problems = settings_problems(
             self.instance,
             starts_on=data.get("starts_on"),
@@ -151,5 +153,6 @@ class SwapForm(forms.Form):
     def __init__(self, *args: Any, registrations: Any = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if registrations is not None:
-            self.fields["first"].queryset = registrations
-            self.fields["second"].queryset = registrations
+            for name in ("first", "second"):
+                field = cast("forms.ModelChoiceField[Registration]", self.fields[name])
+                field.queryset = registrations

@@ -54,5 +54,5 @@ def readable_players(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Player]
         return Player.objects.none()
     if getattr(user, "is_superuser", False):
         return Player.objects.all()
-    organized = Player.objects.filter(registrations__tournament__organizers=user).values("pk")
+    organized = Player.objects.filter(registrations__tournament__organizers=user.pk).values("pk")
     return Player.objects.filter(Q(owner_id=user.pk) | Q(pk__in=organized))

@@ -22,6 +22,7 @@ import json
 import logging
 import math
 import time
+from collections.abc import Callable
 from typing import Any
 
 from axes.backends import AxesStandaloneBackend
@@ -30,6 +31,7 @@ from django.contrib.auth.forms import AuthenticationForm
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 from django.shortcuts import render
+from django.urls import ResolverMatch
 from django.utils.translation import gettext as _
 
 logger = logging.getLogger(__name__)
@@ -74,11 +76,8 @@ def client_address(request: HttpRequest) -> str:
     the address the outermost of them saw (counted from the right of X-Forwarded-For)."""
     proxies = settings.TRUSTED_PROXY_COUNT
     if proxies:
-        forwarded = [
-            part.strip()
-            for part in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")
-            if part.strip()
-        ]
+        header: str = request.META.get("HTTP_X_FORWARDED_FOR", "")
+        forwarded = [part.strip() for part in header.split(",") if part.strip()]
         if len(forwarded) >= proxies:
             return forwarded[-proxies]
     return str(request.META.get("REMOTE_ADDR", ""))
@@ -118,11 +117,11 @@ def _failed(request: HttpRequest, response: HttpResponseBase) -> bool:
         if status != 401 or "HTTP_AUTHORIZATION" not in request.META:
             return False
         try:
-            code = json.loads(getattr(response, "content", b""))["error"]["code"]
+            code: object = json.loads(getattr(response, "content", b""))["error"]["code"]
         except (ValueError, KeyError, TypeError):
             return False
         return code in REFUSED_CREDENTIALS
-    match = getattr(request, "resolver_match", None)
+    match: ResolverMatch | None = getattr(request, "resolver_match", None)
     if status != 404 or match is None:
         return False
     if match.namespace == "scoring" and (match.url_name or "").startswith("captain"):
@@ -153,7 +152,7 @@ class FailedCredentialsMiddleware:
     """Counts failed links and credentials per address; refuses further failures past the
     limit with 429. Successful requests pass untouched (see the module docstring)."""
 
-    def __init__(self, get_response: Any) -> None:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponseBase:

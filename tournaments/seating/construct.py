@@ -39,7 +39,7 @@ def _partial_spread(dimension: int, wanted: int) -> list[tuple[int, int, int]]:
     lines = sorted(
         {tuple(sorted((a, b, a ^ b))) for a in range(1, size) for b in range(a + 1, size)}
     )
-    chosen: list[tuple[int, int, int]] = []
+    chosen: list[tuple[int, ...]] = []
     used: set[int] = set()
 
     def extend(start: int) -> bool:

@@ -70,7 +70,7 @@ def greedy_series(
 
 
 def tabu_series(
-    tables: Sequence[Sequence[int]],
+    start: Sequence[Sequence[int]],
     cost: CostRows,
     leave_five: Sequence[bool],
     join_five: Sequence[bool],
@@ -89,8 +89,8 @@ def tabu_series(
 
     Returns the best tables found and their cost (pairs only); stops early at cost 0.
     """
-    m = len(tables)
-    tables = [list(t) for t in tables]
+    m = len(start)
+    tables: Tables = [list(t) for t in start]
     n = sum(len(t) for t in tables)
     sizes = [len(t) for t in tables]
     if five_price is None:

@@ -124,7 +124,7 @@ def draw_series(
 def _describe(exc: seating.SeatingError, count: int) -> str:
     """The draw's refusal in the user's language, with what the organizer can do."""
     if exc.code == "no_table_split":
-        below, above = exc.params.get("below"), exc.params.get("above")
+        below, above = exc.params.get("below"), exc.params["above"]
         text = _(
             "%(count)d present players cannot be split into tables of four and five. "
             "Check in %(add)d more player(s)"

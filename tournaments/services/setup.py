@@ -48,10 +48,11 @@ def unique_slug(name: str, *, exclude_pk: int | None = None) -> str:
     """``slug_from_name`` made unique with a number ("-2", "-3", ...) if another tournament
     (not ``exclude_pk``) has it already."""
     base = slug_from_name(name)
+    others = Tournament.objects.all()
+    if exclude_pk is not None:
+        others = others.exclude(pk=exclude_pk)
     taken = set(
-        Tournament.objects.exclude(pk=exclude_pk)
-        .filter(slug__startswith=base[: SLUG_MAX_LENGTH - 4])
-        .values_list("slug", flat=True)
+        others.filter(slug__startswith=base[: SLUG_MAX_LENGTH - 4]).values_list("slug", flat=True)
     )
     slug, number = base, 1
     while slug in taken:

@@ -25,6 +25,6 @@ class OrganizerMixin(LoginRequiredMixin):
         return super().dispatch(request, *args, **kwargs)
 
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
-        context = super().get_context_data(**kwargs)  # type: ignore[misc]
+        context: dict[str, Any] = super().get_context_data(**kwargs)  # type: ignore[misc]
         context["tournament"] = self.tournament
         return context

@@ -25,14 +25,14 @@ class MyTournamentsView(LoginRequiredMixin, TemplateView):
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)
         context["tournaments"] = (
-            Tournament.objects.filter(organizers=self.request.user)
+            Tournament.objects.filter(organizers=self.request.user.pk)
             .annotate(registered=Count("registrations"))
             .order_by("-starts_on", "name")
         )
         return context
 
 
-class TournamentCreateView(LoginRequiredMixin, FormView):
+class TournamentCreateView(LoginRequiredMixin, FormView[TournamentForm]):
     template_name = "tournaments/organizer/tournament_form.html"
     form_class = TournamentForm
 
@@ -41,7 +41,7 @@ class TournamentCreateView(LoginRequiredMixin, FormView):
         return redirect("tournaments:manage", slug=tournament.slug)
 
 
-class TournamentUpdateView(OrganizerMixin, FormView):
+class TournamentUpdateView(OrganizerMixin, FormView[TournamentForm]):
     template_name = "tournaments/organizer/tournament_form.html"
     form_class = TournamentForm
 

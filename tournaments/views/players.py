@@ -59,7 +59,7 @@ def search(queryset: QuerySet[Registration], query: str) -> QuerySet[Registratio
     return queryset
 
 
-class RegistrationListView(OrganizerMixin, FormView):
+class RegistrationListView(OrganizerMixin, FormView[OrganizerPlayerForm]):
     """All registrations with the form to add one; a possible duplicate is offered for
     merging before anything is saved."""
 
@@ -107,7 +107,7 @@ class RegistrationListView(OrganizerMixin, FormView):
         return redirect("tournaments:registrations", slug=self.tournament.slug)
 
 
-class RegistrationEditView(OrganizerMixin, FormView):
+class RegistrationEditView(OrganizerMixin, FormView[WithdrawForm]):
     template_name = "tournaments/organizer/registration_edit.html"
     form_class = WithdrawForm
 

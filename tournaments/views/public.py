@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Count, Prefetch, Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404, render
@@ -18,7 +19,7 @@ from tournaments.services import ServiceError
 from tournaments.services.registrations import PlayerData, self_register
 
 
-def visible_tournaments(user) -> QuerySet[Tournament]:  # type: ignore[no-untyped-def]
+def visible_tournaments(user: User | AnonymousUser) -> QuerySet[Tournament]:
     queryset = Tournament.objects.all()
     if user.is_superuser:
         return queryset
@@ -27,7 +28,7 @@ def visible_tournaments(user) -> QuerySet[Tournament]:  # type: ignore[no-untype
     return queryset.filter(is_public=True)
 
 
-class TournamentListView(ListView):
+class TournamentListView(ListView[Tournament]):
     template_name = "tournaments/tournament_list.html"
     context_object_name = "tournaments"
 
@@ -37,7 +38,7 @@ class TournamentListView(ListView):
         )
 
 
-class TournamentDetailView(DetailView):
+class TournamentDetailView(DetailView[Tournament]):
     template_name = "tournaments/tournament_detail.html"
     context_object_name = "tournament"
 
@@ -60,7 +61,7 @@ class TournamentDetailView(DetailView):
         return context
 
 
-class SelfRegistrationView(FormView):
+class SelfRegistrationView(FormView[PlayerForm]):
     """The public registration link the organizer hands out; works while it is open."""
 
     template_name = "tournaments/self_registration.html"

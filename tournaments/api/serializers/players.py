@@ -15,7 +15,7 @@ ddv_number_validator = RegexValidator(
 )
 
 
-class PlayerSerializer(StrictSerializerMixin, serializers.ModelSerializer):
+class PlayerSerializer(StrictSerializerMixin, serializers.ModelSerializer[Player]):
     ddv_number = serializers.CharField(
         max_length=10, required=False, allow_blank=True, validators=[ddv_number_validator]
     )

@@ -10,7 +10,7 @@ from tournaments.api.serializers.players import PlayerSerializer, ddv_number_val
 from tournaments.models import Player, Registration
 
 
-class RegistrationSerializer(serializers.ModelSerializer):
+class RegistrationSerializer(serializers.ModelSerializer[Registration]):
     player = PlayerSerializer(read_only=True)
 
     class Meta:
@@ -22,7 +22,7 @@ class RegistrationSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class PlayerField(serializers.PrimaryKeyRelatedField):
+class PlayerField(serializers.PrimaryKeyRelatedField[Player]):
     """A player id of the tournament's registry (context ``registry``); ids of another
     registry and ids beyond what the database stores are simply unknown."""
 

@@ -1,12 +1,14 @@
 from __future__ import annotations
 
+from typing import Any
+
 from rest_framework import serializers
 
 from common.api.base import StrictSerializer
 from tournaments.models import Series
 
 
-class SeriesSerializer(serializers.ModelSerializer):
+class SeriesSerializer(serializers.ModelSerializer[Series]):
     table_count = serializers.IntegerField(read_only=True)
     status = serializers.CharField(
         read_only=True, help_text="`planned`, `drawn`, `running` or `closed`."
@@ -50,7 +52,7 @@ class StartSerializer(StrictSerializer):
     )
 
 
-class PlacementSerializer(serializers.Serializer):
+class PlacementSerializer(serializers.Serializer[Any]):
     start_number = serializers.IntegerField()
     name = serializers.CharField()
     table = serializers.IntegerField(help_text="Table number.")
@@ -60,7 +62,7 @@ class PlacementSerializer(serializers.Serializer):
     )
 
 
-class LatecomersSerializer(serializers.Serializer):
+class LatecomersSerializer(serializers.Serializer[Any]):
     """Where the latecomers (and any moved players) sit, and what it costs."""
 
     placements = PlacementSerializer(many=True)

@@ -8,7 +8,7 @@ from rest_framework import serializers
 from tournaments.models import Seat, Table, absolute_url
 
 
-class SeatSerializer(serializers.ModelSerializer):
+class SeatSerializer(serializers.ModelSerializer[Seat]):
     start_number = serializers.IntegerField(source="registration.start_number")
     first_name = serializers.CharField(source="registration.player.first_name")
     last_name = serializers.CharField(source="registration.player.last_name")
@@ -20,7 +20,7 @@ class SeatSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class TableSerializer(serializers.ModelSerializer):
+class TableSerializer(serializers.ModelSerializer[Table]):
     """``captain_token`` and ``captain_url`` only for the organizers (context ``organizer``)."""
 
     seats = SeatSerializer(many=True, read_only=True)

@@ -12,12 +12,12 @@ from tournaments.models import DEFAULT_TIEBREAK, Tiebreak, Tournament
 from tournaments.services.setup import settings_problems
 
 
-class SeriesSummarySerializer(serializers.Serializer):
+class SeriesSummarySerializer(serializers.Serializer[Any]):
     number = serializers.IntegerField()
     status = serializers.CharField(help_text="`planned`, `drawn`, `running` or `closed`.")
 
 
-class TournamentSerializer(StrictSerializerMixin, serializers.ModelSerializer):
+class TournamentSerializer(StrictSerializerMixin, serializers.ModelSerializer[Tournament]):
     ruleset = serializers.ChoiceField(choices=ruleset_choices(), default="ddv")
     tiebreak = serializers.ListField(
         child=serializers.ChoiceField(choices=Tiebreak.choices),

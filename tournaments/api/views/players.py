@@ -4,15 +4,14 @@ exist for them (404). New players come in through a registration."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import exceptions, mixins, viewsets
 
 from common.api.base import ApiMixin
 from common.api.schema import errors
 from tournaments.api.serializers.players import PlayerSerializer
+from tournaments.models import Player
 from tournaments.permissions import readable_players
 
 
@@ -38,12 +37,12 @@ class PlayerViewSet(
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,
     mixins.UpdateModelMixin,
-    viewsets.GenericViewSet,
+    viewsets.GenericViewSet[Player],
 ):
     serializer_class = PlayerSerializer
     lookup_value_regex = r"[0-9]{1,9}"
 
-    def get_queryset(self) -> Any:
+    def get_queryset(self) -> QuerySet[Player]:
         user = self.request.user
         if not user.is_authenticated:
             raise exceptions.NotAuthenticated()

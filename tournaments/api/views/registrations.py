@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import QuerySet
 from django.http import Http404
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import mixins, status, viewsets
@@ -54,7 +55,7 @@ class RegistrationViewSet(
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,
     mixins.DestroyModelMixin,
-    viewsets.GenericViewSet,
+    viewsets.GenericViewSet[Registration],
 ):
     serializer_class = RegistrationSerializer
     queryset = Registration.objects.none()  # schema; see get_queryset
@@ -65,7 +66,7 @@ class RegistrationViewSet(
             self._tournament = organized_tournament(self.request, self.kwargs["slug"])
         return self._tournament
 
-    def get_queryset(self) -> Any:
+    def get_queryset(self) -> QuerySet[Registration]:
         return self.tournament().registrations.select_related("player").order_by("start_number")
 
     def get_object(self) -> Registration:

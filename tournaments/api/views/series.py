@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Count
+from django.db.models import Count, QuerySet
 from django.http import Http404
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
@@ -48,13 +48,13 @@ ACTION_ERRORS = errors(400, 401, 403, 404, 409)
     ),
 )
 class SeriesViewSet(
-    ApiMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet
+    ApiMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet[Series]
 ):
     serializer_class = SeriesSerializer
     queryset = Series.objects.none()  # schema; see get_queryset
     lookup_field = "number"
 
-    def get_queryset(self) -> Any:
+    def get_queryset(self) -> QuerySet[Series]:
         slug = self.kwargs["slug"]
         if self.action in ("swap", "latecomers", "start"):
             tournament = organized_tournament(self.request, slug)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import QuerySet
 from django.http import Http404
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import mixins, viewsets
@@ -36,13 +37,13 @@ TABLE = OpenApiParameter("table", int, OpenApiParameter.PATH, description="Table
     ),
 )
 class TableViewSet(
-    ApiMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet
+    ApiMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet[Table]
 ):
     serializer_class = TableSerializer
     queryset = Table.objects.none()  # schema; see get_queryset
     lookup_field = "table"
 
-    def get_queryset(self) -> Any:
+    def get_queryset(self) -> QuerySet[Table]:
         tournament = viewable_tournament(self.request, self.kwargs["slug"])
         self._organizer = is_organizer(self.request.user, tournament)
         series = series_of(tournament, self.kwargs["number"])

@@ -6,10 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
+from django.db.models import QuerySet
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import exceptions, mixins, viewsets
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.serializers import BaseSerializer
 
 from common.api.base import ApiMixin
 from common.api.schema import errors
@@ -43,13 +45,13 @@ class TournamentViewSet(
     mixins.RetrieveModelMixin,
     mixins.CreateModelMixin,
     mixins.UpdateModelMixin,
-    viewsets.GenericViewSet,
+    viewsets.GenericViewSet[Tournament],
 ):
     serializer_class = TournamentSerializer
     lookup_field = "slug"
     lookup_value_regex = r"[-a-zA-Z0-9_]+"
 
-    def get_queryset(self) -> Any:
+    def get_queryset(self) -> QuerySet[Tournament]:
         return visible_tournaments(self.request).prefetch_related("series")
 
     def get_object(self) -> Tournament:
@@ -66,9 +68,9 @@ class TournamentViewSet(
         return super().create(request, *args, **kwargs)
 
     @transaction.atomic
-    def perform_create(self, serializer: TournamentSerializer) -> None:
+    def perform_create(self, serializer: BaseSerializer[Tournament]) -> None:
         save_tournament(serializer.save(), organizer=self.request.user)
 
     @transaction.atomic
-    def perform_update(self, serializer: TournamentSerializer) -> None:
+    def perform_update(self, serializer: BaseSerializer[Tournament]) -> None:
         save_tournament(serializer.save())
