@@ -3,7 +3,6 @@ short name for links follows the name as it is typed, the import preview fits a 
 
 from __future__ import annotations
 
-import datetime
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -11,35 +10,17 @@ from typing import Any
 import pytest
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.test import Client
 from playwright.sync_api import expect
 
-from tests.factories import add_players
+from tests.factories import add_players, page_client
 from tournaments.models import Player, Tournament
 from tournaments.permissions import registry_owner
-from tournaments.services.lifecycle import ensure_series
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-@pytest.fixture
-def organizer() -> User:
-    return User.objects.create_user("orga")
-
-
-@pytest.fixture
-def tournament(organizer: User) -> Tournament:
-    tournament = Tournament.objects.create(
-        name="Herbstturnier", slug="herbst", starts_on=datetime.date(2026, 11, 28)
-    )
-    tournament.organizers.add(organizer)
-    ensure_series(tournament)
-    return tournament
-
-
 def logged_in(browser: Any, live_server: Any, user: User, language: str) -> Iterator[Any]:
-    client = Client()
-    client.force_login(user)
+    client = page_client(user)
     context = browser.new_context(
         viewport={"width": 390, "height": 844}, locale=language, is_mobile=True, has_touch=True
     )
@@ -59,8 +40,9 @@ def logged_in(browser: Any, live_server: Any, user: User, language: str) -> Iter
 
 
 @pytest.fixture
-def organizer_phone(browser: Any, live_server: Any, organizer: User) -> Iterator[Any]:
-    yield from logged_in(browser, live_server, organizer, "de")
+def organizer_phone(browser: Any, live_server: Any, alice: User) -> Iterator[Any]:
+    """Alice, organizer of ``tournament``, on a German phone."""
+    yield from logged_in(browser, live_server, alice, "de")
 
 
 def test_checkin_counter_follows_every_tap(
@@ -107,7 +89,7 @@ def test_short_name_follows_the_name_until_edited(
 def test_import_preview_fits_a_phone(
     browser: Any,
     live_server: Any,
-    organizer: User,
+    alice: User,
     tournament: Tournament,
     tmp_path: Any,
     language: str,
@@ -127,7 +109,7 @@ def test_import_preview_fits_a_phone(
         "hannelore.mueller-luedenscheidt@example.org\n"
         ";Ohnevorname;Verein mit einem sehr sehr langen Namen e.V.;12x;keine-mail\n"
     )
-    for page in logged_in(browser, live_server, organizer, language):
+    for page in logged_in(browser, live_server, alice, language):
         page.goto(f"{live_server.url}/verwaltung/herbst/import/")
         page.set_input_files("input[type=file]", str(upload))
         page.locator("main form button[type=submit]").last.click()

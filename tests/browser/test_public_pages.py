@@ -8,14 +8,11 @@ from typing import Any
 import pytest
 
 from scoring.models import ScoreSheet
-from scoring.services import Actor, Door
-from scoring.services.entry import save_game
-from tests.factories import add_players, make_tournament, seat_table
-from tournaments.models import Player, Series, Table
+from tests.factories import add_players, make_tournament, play, seat_table, set_status
+from tournaments.models import Player, Series
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-CAPTAIN = Actor(Door.CAPTAIN, seat=4, device="captain-phone")
 GAMES = [
     {"contract": "normal", "re": [1, 3], "re_points": 130, "announcements": {"re": "ansage"}},
     {"contract": "normal", "re": [1, 2], "re_points": 100, "extras": {"re": {"fuchs": 1}}},
@@ -28,17 +25,6 @@ CHECK = """() => ({
     return {head: count(t.tHead.rows[0]), rows: [...t.tBodies[0].rows].map(count)};
   }),
 })"""
-
-
-def play(table: Table) -> None:
-    for facts in GAMES:
-        save_game(Table.objects.select_related("series__tournament").get(pk=table.pk), facts,
-                  actor=CAPTAIN)  # fmt: skip
-
-
-def set_status(series: Series, status: str) -> None:
-    series.status = status
-    series.save(update_fields=["status"])
 
 
 @pytest.fixture
@@ -54,13 +40,13 @@ def tournament(db) -> Any:
         )
     first, second = tournament.series.order_by("number")
     set_status(first, Series.Status.RUNNING)
-    play(seat_table(first, players[:4], 1))
-    play(seat_table(first, players[4:], 2))
+    play(seat_table(first, players[:4], 1), GAMES)
+    play(seat_table(first, players[4:], 2), GAMES)
     set_status(first, Series.Status.CLOSED)
     set_status(second, Series.Status.RUNNING)
     done = seat_table(second, [players[0], players[4], players[1], players[5]], 1)
-    play(done)
-    play(seat_table(second, [players[2], players[6], players[3], players[7]], 2))
+    play(done, GAMES)
+    play(seat_table(second, [players[2], players[6], players[3], players[7]], 2), GAMES)
     ScoreSheet.objects.filter(table=done).update(status=ScoreSheet.Status.SUBMITTED)
     return tournament
 

@@ -21,7 +21,7 @@ from scoring.services.entry import delete_last_game, record_audit, save_game
 from scoring.services.penalties import add_penalty
 from scoring.services.sheet import set_timeout
 from scoring.views.organizer import AUDIT_PAGE_SIZE
-from tests.factories import make_tournament, running_table
+from tests.factories import make_tournament, page_client, running_table
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 CODE = re.compile(r"^[a-z_]+\.[a-z_]+\.[a-z_]+$")
@@ -65,19 +65,17 @@ def test_kind_keys_are_unique_and_labels_translated() -> None:
         assert str(ACTIONS["scoring.sheet.confirmed"].label) == "Sheet confirmed"
 
 
-@pytest.mark.django_db
 @pytest.mark.parametrize("door", list(Door))
-def test_every_door_is_described_in_words(door: Door) -> None:
-    user = User.objects.create_user("demo")
-    actor = Actor(door, user=None if door == Door.CAPTAIN else user, seat=2)
+def test_every_door_is_described_in_words(door: Door, alice: User) -> None:
+    actor = Actor(door, user=None if door == Door.CAPTAIN else alice, seat=2)
     with translation.override("en"):
-        text = describe_actor(actor.describe(5), "demo" if actor.user else None, {2: "Anna S"})
+        text = describe_actor(actor.describe(5), "alice" if actor.user else None, {2: "Anna S"})
     assert (
         text
         == {
             Door.CAPTAIN: "Captain table 5 (seat 2: Anna S)",
-            Door.ORGANIZER: "Organizer demo",
-            Door.API: "API (demo)",
+            Door.ORGANIZER: "Organizer alice",
+            Door.API: "API (alice)",
         }[door]
     )
 
@@ -169,20 +167,15 @@ def test_unknown_data_is_text_not_a_repr() -> None:
 
 
 @pytest.fixture
-def world(db):
-    tournament = make_tournament(slug="log")
-    table = running_table(tournament)
-    organizer = User.objects.create_user("demo")
-    tournament.organizers.add(organizer)
-    return tournament, table, organizer
+def world(alice: User):
+    """Alice's tournament ``log``: series 1 running at one table."""
+    tournament = make_tournament(slug="log", organizers=[alice])
+    return tournament, running_table(tournament), alice
 
 
 @pytest.fixture
 def english(world) -> Client:
-    client = Client()
-    client.force_login(world[2])
-    client.cookies["django_language"] = "en"
-    return client
+    return page_client(world[2], language="en")
 
 
 def every_kind_of_change(world) -> None:
@@ -219,7 +212,7 @@ def test_change_log_speaks_words(english: Client, world) -> None:
         "Sheet closed without confirmation",
         "Penalty points",
         "Captain table 1 (seat 4: Vorname4 Nachname4)",
-        "Organizer demo",
+        "Organizer alice",
         "Vorname2 Nachname2",  # the penalised player, by name
         "Zählfehler",
         "Handy am Tisch",
@@ -230,9 +223,7 @@ def test_change_log_speaks_words(english: Client, world) -> None:
 
 def test_change_log_in_german_has_no_codes(world) -> None:
     every_kind_of_change(world)
-    client = Client()
-    client.force_login(world[2])
-    html = client.get("/verwaltung/log/protokoll/").content.decode()
+    html = page_client(world[2]).get("/verwaltung/log/protokoll/").content.decode()
     assert "Änderungsprotokoll" in html
     for raw in RAW:
         assert raw not in html, raw
@@ -294,7 +285,7 @@ def test_change_log_pages(english: Client, world) -> None:
     AuditEntry.objects.bulk_create(
         AuditEntry(
             tournament=tournament, table=table, action="scoring.sheet.timeout",
-            after={"timeout": i % 2 == 0}, via="organizer demo",
+            after={"timeout": i % 2 == 0}, via="organizer alice",
         )
         for i in range(AUDIT_PAGE_SIZE + 5)
     )  # fmt: skip

@@ -358,17 +358,16 @@ def test_saving_confirms_the_game_and_offers_its_correction(client: Client, tabl
     assert "Game 1 corrected." in corrected.content.decode()
 
 
-def test_closed_series_shows_the_final_state_and_no_dead_actions(client: Client, table) -> None:
-    from django.contrib.auth.models import User
-
+def test_closed_series_shows_the_final_state_and_no_dead_actions(
+    client: Client, table, alice
+) -> None:
     from scoring.services import Actor, Door
     from scoring.services.closing import close_series
 
     fill_sheet(table)  # all games entered, never submitted
-    user = User.objects.create_user("org")
-    table.series.tournament.organizers.add(user)
-    close_series(table.series, actor=Actor(Door.ORGANIZER, user=user), past_unfinished=True)
-    english(client).force_login(user)
+    table.series.tournament.organizers.add(alice)
+    close_series(table.series, actor=Actor(Door.ORGANIZER, user=alice), past_unfinished=True)
+    english(client).force_login(alice)
     html = client.get(f"/verwaltung/cup/tisch/{table.pk}/").content.decode()
     assert "The series is closed." in html and "The sheet was never submitted." in html
     assert "Check the sheet and submit it." not in html
@@ -377,17 +376,14 @@ def test_closed_series_shows_the_final_state_and_no_dead_actions(client: Client,
     assert "/spiel/24/" in html  # corrections stay possible (with a reason)
 
 
-def test_closed_series_offers_missing_games_behind_a_fold(client: Client, table) -> None:
-    from django.contrib.auth.models import User
-
+def test_closed_series_offers_missing_games_behind_a_fold(client: Client, table, alice) -> None:
     from scoring.services import Actor, Door
     from scoring.services.closing import close_series
 
     play_normal_games(table, 3)
-    user = User.objects.create_user("org")
-    table.series.tournament.organizers.add(user)
-    close_series(table.series, actor=Actor(Door.ORGANIZER, user=user), past_unfinished=True)
-    english(client).force_login(user)
+    table.series.tournament.organizers.add(alice)
+    close_series(table.series, actor=Actor(Door.ORGANIZER, user=alice), past_unfinished=True)
+    english(client).force_login(alice)
     html = client.get(f"/verwaltung/cup/tisch/{table.pk}/").content.decode()
     box = html.split('class="next-box')[1].split("</section>")[0]
     assert "The series is closed." in box and "Only 3 games were entered." in box

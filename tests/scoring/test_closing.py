@@ -11,7 +11,7 @@ from scoring.services import Actor, Door
 from scoring.services.closing import close_series, unfinished_sheets
 from scoring.services.entry import save_game
 from scoring.services.sheet import confirm_sheet, submit_sheet
-from tests.factories import make_tournament, running_table
+from tests.factories import build_world, make_tournament, page_client
 from tournaments.models import Series, Table
 from tournaments.services import Refusal, ServiceError
 
@@ -25,19 +25,17 @@ def load(table: Table) -> Table:
 
 
 @pytest.fixture
-def world(db):
-    """Series 1 with three tables: 1 confirmed, 2 submitted, 3 open with one game."""
-    tournament = make_tournament(slug="close")
-    organizer = User.objects.create_user("org", password="pw")
-    tournament.organizers.add(organizer)
-    tables = [running_table(tournament, number=n) for n in (1, 2, 3)]
+def world(alice: User):
+    """Alice's series 1 with three tables: 1 confirmed, 2 submitted, 3 open with one game."""
+    tournament = make_tournament(slug="close", organizers=[alice])
+    tables = build_world(tournament, (4, 4, 4)).tables
     for table in tables[:2]:
         for facts in [NORMAL] * 20 + FORCED:
             save_game(load(table), facts, actor=CAPTAIN)
         submit_sheet(load(table), seat=4, expected_version=24, actor=CAPTAIN)
     confirm_sheet(load(tables[0]), seat=1, actor=Actor(Door.CAPTAIN, seat=1, device="phone-1"))
     save_game(load(tables[2]), NORMAL, actor=CAPTAIN)
-    return tournament, organizer, tables
+    return tournament, alice, tables
 
 
 def series_of(tournament) -> Series:
@@ -79,8 +77,7 @@ def test_closing_past_them_marks_them_everywhere(world) -> None:
     with pytest.raises(ServiceError):
         save_game(load(tables[2]), NORMAL, expected_version=versions[tables[2].pk], actor=CAPTAIN)
 
-    client = Client()
-    client.force_login(organizer)
+    client = page_client(organizer)
     board = client.get("/verwaltung/close/serie/1/fortschritt/").content.decode()
     assert board.count("von der Turnierleitung abgeschlossen, nicht bestätigt") == 2
     standings = client.get("/turniere/close/tabelle/").content.decode()
@@ -91,8 +88,7 @@ def test_closing_past_them_marks_them_everywhere(world) -> None:
 
 def test_close_page_asks_explicitly(world) -> None:
     tournament, organizer, _tables = world
-    client = Client()
-    client.force_login(organizer)
+    client = page_client(organizer)
     page = client.get("/verwaltung/close/serie/1/abschliessen/").content.decode()
     assert "Tisch 2 (abgegeben, nicht bestätigt)" in page
     assert "Tisch 3 (nicht abgegeben)" in page and 'name="past_unfinished"' in page
@@ -103,10 +99,8 @@ def test_close_page_asks_explicitly(world) -> None:
     assert series_of(tournament).status == "closed"
 
 
-def test_close_page_is_for_organizers(world) -> None:
+def test_close_page_is_for_organizers(world, bob_client: Client) -> None:
     tournament, _organizer, _tables = world
-    other = Client()
-    other.force_login(User.objects.create_user("other"))
-    assert other.post("/verwaltung/close/serie/1/abschliessen/",
-                      {"past_unfinished": "on"}).status_code == 403  # fmt: skip
+    assert bob_client.post("/verwaltung/close/serie/1/abschliessen/",
+                           {"past_unfinished": "on"}).status_code == 403  # fmt: skip
     assert series_of(tournament).status == "running"

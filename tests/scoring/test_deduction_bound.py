@@ -44,9 +44,11 @@ def seated(db: None) -> Registration:
 
 
 @pytest.mark.parametrize("points", OUTSIDE + INSIDE)
-def test_series_deductions_follow_the_rule_set(seated: Registration, points: int) -> None:
+def test_series_deductions_follow_the_rule_set(
+    seated: Registration, alice: User, points: int
+) -> None:
     series = seated.tournament.series.get(number=1)
-    organizer = Actor(Door.ORGANIZER, user=User.objects.create_user("org"))
+    organizer = Actor(Door.ORGANIZER, user=alice)
     form = PenaltyForm(
         {"registration": seated.pk, "points": points, "reason": "Beleidigung"},
         registrations=Registration.objects.all(),

@@ -6,7 +6,6 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from scoring.services import Actor, Door
@@ -19,21 +18,18 @@ from tournaments.services.lifecycle import mark_closed, start_series
 
 
 @pytest.fixture
-def played(db: None) -> tuple[Tournament, User]:
+def played(tournament: Tournament, alice: User) -> Tournament:
     """Series 1 of eight players closed; player k lost k points (deductions), so the
     standings before series 2 are 1, 2, ..., 8."""
-    organizer = User.objects.create_user("alice")
-    tournament = make_tournament(slug="herbst")
-    tournament.organizers.add(organizer)
     registrations = add_players(tournament, 8)
     first = tournament.series.get(number=1)
     draw_series(first, seed=3)
     start_series(first)
-    actor = Actor(Door.ORGANIZER, user=organizer)
+    actor = Actor(Door.ORGANIZER, user=alice)
     for registration in registrations:
         add_penalty(first, registration, -registration.start_number, "Test", actor)
     mark_closed(first)
-    return tournament, organizer
+    return tournament
 
 
 def _tables(series: Series) -> list[set[int]]:
@@ -43,47 +39,37 @@ def _tables(series: Series) -> list[set[int]]:
     ]
 
 
-def test_order_follows_points_then_start_number(played: tuple[Tournament, User]) -> None:
-    tournament, _ = played
-    second = tournament.series.get(number=2)
+def test_order_follows_points_then_start_number(played: Tournament) -> None:
+    second = played.series.get(number=2)
     assert standings_order(second) == (1, 2, 3, 4, 5, 6, 7, 8)
 
 
-def test_the_page_draws_by_standings(played: tuple[Tournament, User]) -> None:
-    tournament, organizer = played
-    client = Client()
-    client.force_login(organizer)
-    response = client.post(
+def test_the_page_draws_by_standings(played: Tournament, alice_client: Client) -> None:
+    response = alice_client.post(
         "/verwaltung/herbst/serie/2/auslosen/", {"seed": "7", "mode": "standings"}
     )
     assert response.status_code == 302
-    second = tournament.series.get(number=2)
+    second = played.series.get(number=2)
     assert second.status == "drawn" and second.draw_mode == "standings"
     assert _tables(second)[0] == {1, 2, 3, 4}
 
 
-def test_the_page_keeps_the_form_and_its_errors(played: tuple[Tournament, User]) -> None:
-    tournament, organizer = played
-    client = Client()
-    client.force_login(organizer)
-    response = client.post("/verwaltung/herbst/serie/2/auslosen/", {"mode": "nonsense"})
+def test_the_page_keeps_the_form_and_its_errors(played: Tournament, alice_client: Client) -> None:
+    response = alice_client.post("/verwaltung/herbst/serie/2/auslosen/", {"mode": "nonsense"})
     assert response.status_code == 200
     assert 'name="mode"' in response.content.decode()
-    assert tournament.series.get(number=2).status == "planned"
+    assert played.series.get(number=2).status == "planned"
 
 
-def test_the_api_draws_by_standings(played: tuple[Tournament, User]) -> None:
-    tournament, organizer = played
-    api = APIClient()
-    api.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=organizer).key}")
-    response = api.post(
+def test_the_api_draws_by_standings(played: Tournament, alice_api: APIClient) -> None:
+    response = alice_api.post(
         "/api/v1/tournaments/herbst/series/2/draw/",
         {"seed": 7, "mode": "standings"},
         format="json",
     )
     assert response.status_code == 200, response.content
     assert response.json()["status"] == "drawn"
-    assert _tables(tournament.series.get(number=2))[0] == {1, 2, 3, 4}
+    assert _tables(played.series.get(number=2))[0] == {1, 2, 3, 4}
 
 
 def test_a_standings_draw_needs_the_previous_series_closed(db: None) -> None:

@@ -118,18 +118,18 @@ def test_captain_link_only_while_series_running(table) -> None:
     assert info.value.refusal is Refusal.FORBIDDEN
 
 
-def test_organizer_corrects_closed_series_only_with_reason(table) -> None:
+def test_organizer_corrects_closed_series_only_with_reason(table, alice: User) -> None:
     save_game(table, NORMAL, actor=CAPTAIN)
     table.series.status = "closed"
     table.series.save()
-    organizer = Actor(Door.ORGANIZER, user=User.objects.create_user("org"))
+    organizer = Actor(Door.ORGANIZER, user=alice)
     with pytest.raises(ServiceError) as info:
         save_game(fresh(table), NORMAL, number=1, actor=organizer)
     assert info.value.code == "reason_required"
     save_game(fresh(table), {**NORMAL, "re_points": 60}, number=1, actor=organizer,
               reason="Schiedsrichterentscheid")  # fmt: skip
     entry = AuditEntry.objects.get(action="scoring.game.corrected")
-    assert entry.reason == "Schiedsrichterentscheid" and entry.user.username == "org"
+    assert entry.reason == "Schiedsrichterentscheid" and entry.user.username == "alice"
 
 
 def test_delete_last_game_checks_the_number_under_the_lock(table) -> None:
@@ -216,7 +216,7 @@ def test_retried_submit_and_confirm_succeed_once(table) -> None:
     assert sorted(actions) == ["scoring.sheet.confirmed", "scoring.sheet.submitted"]
 
 
-def test_tournament_can_leave_confirmation_to_the_organizers(table) -> None:
+def test_tournament_can_leave_confirmation_to_the_organizers(table, alice: User) -> None:
     tournament = table.series.tournament
     tournament.confirmation = "organizer"
     tournament.save()
@@ -226,9 +226,9 @@ def test_tournament_can_leave_confirmation_to_the_organizers(table) -> None:
     with pytest.raises(ServiceError) as info:
         confirm_sheet(table, seat=1, actor=Actor(Door.CAPTAIN, seat=1, device="other-phone"))
     assert info.value.code == "organizers_confirm" and info.value.refusal is Refusal.FORBIDDEN
-    organizer = Actor(Door.ORGANIZER, user=User.objects.create_user("org"))
+    organizer = Actor(Door.ORGANIZER, user=alice)
     confirm_sheet(table, seat=None, actor=organizer)
-    assert ScoreSheet.objects.get().confirmed_by_user.username == "org"
+    assert ScoreSheet.objects.get().confirmed_by_user.username == "alice"
 
 
 def test_five_player_table_dealer_sits_out(db) -> None:

@@ -4,29 +4,17 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from scoring.services import Actor, Door
-from scoring.services.entry import save_game
-from tests.factories import make_tournament, running_table
+from tests.factories import make_tournament, play, running_table
 
-CAPTAIN = Actor(Door.CAPTAIN, seat=4, device="captain-phone")
 GAME = {"contract": "normal", "re": [1, 3], "announcements": {"re": "ansage"}, "re_points": 130}
 
 
 @pytest.fixture
-def tournament(db):
-    t = make_tournament(slug="cup")
-    table = running_table(t)
-    save_game(table, GAME, actor=CAPTAIN)
+def tournament(alice: User):
+    """Alice's tournament ``cup``: series 1 running, one game at its one table."""
+    t = make_tournament(slug="cup", organizers=[alice])
+    play(running_table(t), [GAME])
     return t
-
-
-@pytest.fixture
-def organizer_client(tournament) -> Client:
-    user = User.objects.create_user("org")
-    tournament.organizers.add(user)
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def test_public_standings(client: Client, tournament) -> None:
@@ -52,59 +40,53 @@ def test_player_page_lists_games(client: Client, tournament) -> None:
 
 
 def test_progress_board_for_organizers_only(
-    organizer_client: Client, client: Client, tournament
+    alice_client: Client, bob_client: Client, client: Client, tournament
 ) -> None:
-    html = organizer_client.get("/verwaltung/cup/serie/1/fortschritt/").content.decode()
+    html = alice_client.get("/verwaltung/cup/serie/1/fortschritt/").content.decode()
     assert "1 / 24" in html
     assert client.get("/verwaltung/cup/serie/1/fortschritt/").status_code == 302
-    other = Client()
-    other.force_login(User.objects.create_user("other"))
-    assert other.get("/verwaltung/cup/serie/1/fortschritt/").status_code == 403
+    assert bob_client.get("/verwaltung/cup/serie/1/fortschritt/").status_code == 403
 
 
-def test_change_log(organizer_client: Client, tournament) -> None:
-    organizer_client.cookies["django_language"] = "en"
-    html = organizer_client.get("/verwaltung/cup/protokoll/").content.decode()
+def test_change_log(alice_client: Client, tournament) -> None:
+    alice_client.cookies["django_language"] = "en"
+    html = alice_client.get("/verwaltung/cup/protokoll/").content.decode()
     assert "Game entered" in html and "Captain table 1 (seat 4: Vorname4 Nachname4)" in html
     assert "scoring.game.created" not in html and "captain link" not in html
 
 
-def test_organizer_corrects_a_closed_series_with_reason(
-    organizer_client: Client, tournament
-) -> None:
+def test_organizer_corrects_a_closed_series_with_reason(alice_client: Client, tournament) -> None:
     series = tournament.series.get(number=1)
     series.status = "closed"
     series.save()
     table = series.tables.get()
     base = f"/verwaltung/cup/tisch/{table.pk}/"
-    assert organizer_client.get(base).status_code == 200
+    assert alice_client.get(base).status_code == 200
     data = {"contract": "normal", "re_players": ["1", "3"], "re_points": "100"}
-    response = organizer_client.post(base + "spiel/1/", data)
+    response = alice_client.post(base + "spiel/1/", data)
     assert "Bitte einen Grund angeben" in response.content.decode()
-    response = organizer_client.post(base + "spiel/1/", {**data, "reason": "Zählfehler"})
+    response = alice_client.post(base + "spiel/1/", {**data, "reason": "Zählfehler"})
     assert response.status_code == 302
     from scoring.models import AuditEntry, Game
 
     assert Game.objects.get().winner == "kontra"
     entry = AuditEntry.objects.get(action="scoring.game.corrected")
-    assert entry.reason == "Zählfehler" and entry.user.username == "org"
+    assert entry.reason == "Zählfehler" and entry.user.username == "alice"
 
 
-def test_organizer_sheet_refused_to_others(client: Client, tournament) -> None:
+def test_organizer_sheet_refused_to_others(client: Client, bob_client: Client, tournament) -> None:
     table = tournament.series.get(number=1).tables.get()
-    other = Client()
-    other.force_login(User.objects.create_user("other"))
-    assert other.get(f"/verwaltung/cup/tisch/{table.pk}/").status_code == 403
+    assert bob_client.get(f"/verwaltung/cup/tisch/{table.pk}/").status_code == 403
     assert client.get(f"/verwaltung/cup/tisch/{table.pk}/").status_code == 302
 
 
-def test_penalty_page_records_deduction(organizer_client: Client, tournament) -> None:
+def test_penalty_page_records_deduction(alice_client: Client, tournament) -> None:
     url = "/verwaltung/cup/serie/1/strafen/"
     registration = tournament.registrations.get(start_number=2)
-    response = organizer_client.post(url, {"registration": registration.pk, "points": "-20"})
+    response = alice_client.post(url, {"registration": registration.pk, "points": "-20"})
     html = response.content.decode()
     assert response.status_code == 200 and "field-error" in html  # out of range, no reason
-    response = organizer_client.post(
+    response = alice_client.post(
         url, {"registration": registration.pk, "points": "-2", "reason": "Handy am Tisch"}
     )
     assert response.status_code == 302
@@ -112,43 +94,41 @@ def test_penalty_page_records_deduction(organizer_client: Client, tournament) ->
 
     row = next(r for r in overall_standings(tournament) if r["start_number"] == 2)
     assert row["total"] == -3 - 2
-    assert "Handy am Tisch" in organizer_client.get(url).content.decode()
+    assert "Handy am Tisch" in alice_client.get(url).content.decode()
 
 
-def test_call_time_and_reopen(organizer_client: Client, tournament) -> None:
+def test_call_time_and_reopen(alice_client: Client, tournament) -> None:
     from scoring.models import AuditEntry, ScoreSheet
 
-    response = organizer_client.post("/verwaltung/cup/serie/1/zeit/")
+    response = alice_client.post("/verwaltung/cup/serie/1/zeit/")
     assert response.status_code == 302
     sheet = ScoreSheet.objects.get()
     assert sheet.timeout
     ScoreSheet.objects.filter(pk=sheet.pk).update(status="submitted")
     table = sheet.table
     action = f"/verwaltung/cup/tisch/{table.pk}/aktion/"
-    organizer_client.post(action, {"action": "reopen", "reason": ""})
+    alice_client.post(action, {"action": "reopen", "reason": ""})
     assert ScoreSheet.objects.get().status == "submitted"
-    organizer_client.post(action, {"action": "reopen", "reason": "Fehler in Spiel 3"})
+    alice_client.post(action, {"action": "reopen", "reason": "Fehler in Spiel 3"})
     assert ScoreSheet.objects.get().status == "open"
     assert AuditEntry.objects.filter(action="scoring.sheet.reopened").exists()
 
 
-def test_organizer_actions_refused_to_others(client: Client, tournament) -> None:
-    other = Client()
-    other.force_login(User.objects.create_user("other"))
-    assert other.post("/verwaltung/cup/serie/1/zeit/").status_code == 403
-    assert other.get("/verwaltung/cup/serie/1/strafen/").status_code == 403
+def test_organizer_actions_refused_to_others(bob_client: Client, tournament) -> None:
+    assert bob_client.post("/verwaltung/cup/serie/1/zeit/").status_code == 403
+    assert bob_client.get("/verwaltung/cup/serie/1/strafen/").status_code == 403
 
 
-def test_penalty_list_fits_a_phone(organizer_client: Client, tournament) -> None:
+def test_penalty_list_fits_a_phone(alice_client: Client, tournament) -> None:
     """Who and when have their own columns on wide screens only; on a phone they are a
     second line under the reason. Every row has as many cells as the header."""
     url = "/verwaltung/cup/serie/1/strafen/"
     registration = tournament.registrations.get(start_number=2)
-    organizer_client.post(url, {"registration": registration.pk, "points": "-2", "reason": "Handy"})
-    html = organizer_client.get(url).content.decode()
+    alice_client.post(url, {"registration": registration.pk, "points": "-2", "reason": "Handy"})
+    html = alice_client.get(url).content.decode()
     table = html.split('<table class="striped penalty-list">', 1)[1].split("</table>", 1)[0]
     head, body = table.split("</thead>", 1)
     assert head.count('<th class="wide-only">') == 2
     row = body.split("</tr>", 1)[0]
     assert row.count("<td") == head.count("<th") - head.count("<thead") == 5
-    assert '<div class="narrow-only"><small class="muted">org · ' in row
+    assert '<div class="narrow-only"><small class="muted">alice · ' in row

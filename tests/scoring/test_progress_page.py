@@ -7,7 +7,6 @@ import datetime
 
 import pytest
 from django.contrib.auth.models import User
-from django.test import Client
 from django.utils import timezone
 from freezegun import freeze_time
 
@@ -15,7 +14,7 @@ from scoring.clock import series_clock
 from scoring.progress import behind_the_field
 from scoring.services import Actor, Door
 from scoring.services.entry import save_game
-from tests.factories import make_tournament, running_table
+from tests.factories import build_world, make_tournament, page_client
 
 CAPTAIN = Actor(Door.CAPTAIN, seat=4, device="captain-phone")
 GAME = {"contract": "normal", "re": [1, 3], "announcements": {"re": "ansage"}, "re_points": 130}
@@ -69,19 +68,15 @@ def test_behind_rule_in_detail() -> None:
 
 
 @pytest.fixture
-def world(db):
-    tournament = make_tournament(slug="board")
-    tables = [running_table(tournament, number=n) for n in (1, 2, 3)]
+def world(alice: User):
+    """Alice's series 1 at three tables: six games at table 1, none at 2, seven at 3."""
+    tournament = make_tournament(slug="board", organizers=[alice])
+    tables = build_world(tournament, (4, 4, 4)).tables
     for _ in range(6):
         save_game(tables[0], GAME, actor=CAPTAIN)
     for _ in range(7):
         save_game(tables[2], GAME, actor=CAPTAIN)
-    user = User.objects.create_user("org")
-    tournament.organizers.add(user)
-    client = Client()
-    client.force_login(user)
-    client.cookies["django_language"] = "en"
-    return tournament, tables, client
+    return tournament, tables, page_client(alice, language="en")
 
 
 URL = "/verwaltung/board/serie/1/fortschritt/"

@@ -13,11 +13,16 @@ from django.test.utils import CaptureQueriesContext
 
 from scoring.models import ScoreSheet
 from scoring.services import Actor, Door
-from scoring.services.entry import save_game
-from tests.factories import add_players, make_tournament, running_table, seat_table
+from tests.factories import (
+    add_players,
+    make_tournament,
+    play,
+    running_table,
+    seat_table,
+    set_status,
+)
 from tournaments.models import Series, Table
 
-CAPTAIN = Actor(Door.CAPTAIN, seat=4, device="captain-phone")
 NORMAL = {"contract": "normal", "re": [1, 3], "re_points": 130}
 FOX = {  # Kontra wins, Re caught a fox: the extra belongs to the losing party
     "contract": "normal",
@@ -86,17 +91,6 @@ def assert_rows_match_header(html: str) -> list[tuple[list[str], list[list[str]]
 def english(client: Client) -> Client:
     client.cookies["django_language"] = "en"
     return client
-
-
-def play(table: Table, games: list[dict]) -> None:
-    for facts in games:
-        save_game(Table.objects.select_related("series__tournament").get(pk=table.pk), facts,
-                  actor=CAPTAIN)  # fmt: skip
-
-
-def set_status(series: Series, status: str) -> None:
-    series.status = status
-    series.save(update_fields=["status"])
 
 
 @pytest.fixture
@@ -292,15 +286,12 @@ def test_player_page_queries_do_not_grow_with_the_games(client: Client, table) -
     assert count() == before
 
 
-def test_penalty_row_has_the_cells_of_a_game(client: Client, table) -> None:
-    from django.contrib.auth.models import User
-
+def test_penalty_row_has_the_cells_of_a_game(client: Client, table, alice) -> None:
     from scoring.services.penalties import add_penalty
 
-    organizer = User.objects.create_user("org")
     add_penalty(
         table.series, table.seats.get(position=1).registration, -2, "Handy am Tisch",
-        Actor(Door.ORGANIZER, user=organizer),
+        Actor(Door.ORGANIZER, user=alice),
     )  # fmt: skip
     rows = game_rows(english(client).get("/turniere/cup/spieler/1/").content.decode())
     assert rows[-1] == ["", "", "Penalty: Handy am Tisch", "", "", "-2"]

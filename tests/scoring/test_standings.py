@@ -20,12 +20,12 @@ def tournament(db):
     return make_tournament(tiebreak=["best_series", "last_series"])
 
 
-def test_totals_places_and_penalties(tournament) -> None:
+def test_totals_places_and_penalties(tournament, alice: User) -> None:
     table = running_table(tournament)
     save_game(table, RE_WINS, actor=CAPTAIN)
     save_game(table, {"contract": "solo", "solo": "buben", "re": [2],
                          "re_points": 150}, actor=CAPTAIN)  # fmt: skip
-    organizer = Actor(Door.ORGANIZER, user=User.objects.create_user("org"))
+    organizer = Actor(Door.ORGANIZER, user=alice)
     seat4 = table.seats.get(position=4).registration
     add_penalty(table.series, seat4, -2, "Unsportliches Verhalten", organizer)
     rows = overall_standings(tournament)

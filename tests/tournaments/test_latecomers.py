@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from tests.factories import add_players, seat_table
+from tests.factories import add_players, seat_table, set_status
 from tournaments.models import Registration, Seat, Series, Table, Tournament
 from tournaments.services import Refusal, ServiceError
 from tournaments.services.draw import draw_series
@@ -29,11 +29,6 @@ def layout(s: Series) -> list[list[int]]:
         list(t.seats.order_by("position").values_list("registration__start_number", flat=True))
         for t in s.tables.order_by("number")
     ]
-
-
-def set_status(s: Series, status: str) -> None:
-    s.status = status
-    s.save(update_fields=["status"])
 
 
 @pytest.fixture

@@ -8,14 +8,9 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from tests.factories import add_players, make_tournament, seat_table
+from tests.factories import add_players, make_tournament, seat_table, set_status
 from tests.scoring.test_public_pages import assert_rows_match_header, english, tables_of
-from tournaments.models import Player, Registration, Series, Tournament
-
-
-def set_status(series: Series, status: str) -> None:
-    series.status = status
-    series.save(update_fields=["status"])
+from tournaments.models import Series, Tournament
 
 
 @pytest.fixture
@@ -24,14 +19,10 @@ def cup(db) -> Tournament:
     tournament = make_tournament(slug="cup", venue="Bürgerhaus Musterstadt")
     first = tournament.series.get(number=1)
     numbered = add_players(tournament, 4)
-    named = []
-    for number, (first_name, last_name) in enumerate(
-        [("Zoe", "Zander"), ("Jürgen", "Müller"), ("Anna", "Ärger"), ("Hans", "Mueller")], start=5
-    ):
-        player = Player.objects.create(first_name=first_name, last_name=last_name)
-        named.append(
-            Registration.objects.create(tournament=tournament, player=player, start_number=number)
-        )
+    named = add_players(
+        tournament,
+        names=[("Zoe", "Zander"), ("Jürgen", "Müller"), ("Anna", "Ärger"), ("Hans", "Mueller")],
+    )
     seat_table(first, numbered, 1)
     seat_table(first, named, 2)
     set_status(first, Series.Status.DRAWN)
