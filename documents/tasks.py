@@ -6,7 +6,7 @@ A lost worker must not leave a document stuck: every task is acknowledged only a
 ran (``acks_late``) and put back in the queue when its worker process dies
 (``reject_on_worker_lost``), so another worker renders the part again; each task has a
 soft and a hard time limit; and a document without progress for DOCUMENT_STALL_SECONDS is
-marked failed by ``services`` (when it is asked for, and by the periodic ``sweep``), which
+marked failed by ``pipeline`` (when it is asked for, and by the periodic ``sweep``), which
 also ends a task that kills its worker every time: its redeliveries find the document
 failed and do nothing."""
 
@@ -18,7 +18,7 @@ from celery import chord, shared_task
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 
-from documents import services
+from documents import pipeline
 
 DOCUMENT_TASK: dict[str, Any] = {
     "acks_late": True,
@@ -30,15 +30,15 @@ DOCUMENT_TASK: dict[str, Any] = {
 
 def _fail(document_id: int, exc: Exception) -> None:
     if isinstance(exc, SoftTimeLimitExceeded):
-        services.fail(document_id, exc, services.Failure.TIME_LIMIT)
+        pipeline.fail(document_id, exc, pipeline.Failure.TIME_LIMIT)
     else:
-        services.fail(document_id, exc)
+        pipeline.fail(document_id, exc)
 
 
 @shared_task(name="documents.generate", **DOCUMENT_TASK)
 def generate_document(document_id: int) -> None:
     try:
-        parts = services.start(document_id)
+        parts = pipeline.start(document_id)
         if parts is None:  # redelivered after it started, or failed meanwhile
             return
         header = [render_layers.si(document_id)]
@@ -52,7 +52,7 @@ def generate_document(document_id: int) -> None:
 @shared_task(name="documents.render_layers", **DOCUMENT_TASK)
 def render_layers(document_id: int) -> str:
     try:
-        return services.render_layers(document_id)
+        return pipeline.render_layers(document_id)
     except Exception as exc:
         _fail(document_id, exc)
         raise
@@ -61,7 +61,7 @@ def render_layers(document_id: int) -> str:
 @shared_task(name="documents.render_part", **DOCUMENT_TASK)
 def render_part(document_id: int, index: int) -> str:
     try:
-        return services.render_part(document_id, index)
+        return pipeline.render_part(document_id, index)
     except Exception as exc:
         _fail(document_id, exc)
         raise
@@ -72,7 +72,7 @@ def assemble(names: list[str], document_id: int) -> None:
     """``names``: the chord's results; the part names follow from the id, so they are not
     needed (a part rendered twice may appear twice)."""
     try:
-        services.assemble(document_id)
+        pipeline.assemble(document_id)
     except Exception as exc:
         _fail(document_id, exc)
         raise
@@ -81,4 +81,4 @@ def assemble(names: list[str], document_id: int) -> None:
 @shared_task(name="documents.sweep", acks_late=True, time_limit=60)
 def sweep() -> int:
     """Mark stalled documents failed and remove leftover part files (Celery beat)."""
-    return len(services.sweep())
+    return len(pipeline.sweep())

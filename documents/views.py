@@ -8,7 +8,7 @@ from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views import View
 
-from documents import services
+from documents import pipeline, services
 from documents.models import GeneratedDocument
 from tournaments.models import Series, Tournament
 from tournaments.permissions import is_organizer
@@ -35,9 +35,9 @@ class DocumentPageView(OrganizerView):
 
     def get(self, request: HttpRequest, slug: str, number: int | None = None) -> HttpResponse:
         tournament, series = self.target(slug, number)
-        language = services.document_language()
+        language = pipeline.document_language()
         document = services.latest_document(self.kind, tournament, series, language)
-        current = document is not None and services.is_current(document)
+        current = document is not None and pipeline.is_current(document)
         context = {
             "tournament": tournament,
             "series": series,
@@ -69,7 +69,7 @@ class DocumentStatusView(OrganizerView):
             GeneratedDocument.objects.select_related("tournament", "series"), pk=pk
         )
         self.check(document.tournament)
-        document = services.fail_if_stalled(document)
+        document = pipeline.fail_if_stalled(document)
         context = {"document": document, "current": True, "retry": True}
         return render(request, "documents/_status.html", context)
 

@@ -92,7 +92,8 @@ def prepare(work: Path, language: str) -> dict[str, str]:
     from django.urls import reverse
 
     from documents.models import GeneratedDocument
-    from documents.services import generate_inline, request_document
+    from documents.pipeline import generate_inline
+    from documents.services import request_document
     from scoring.demo import build_demo
     from tournaments.demo import DEMO_USER
 

@@ -38,7 +38,8 @@ from django.test import Client
 from django.urls import reverse
 
 from documents.models import GeneratedDocument
-from documents.services import generate_inline, request_document
+from documents.pipeline import generate_inline
+from documents.services import request_document
 from scoring.demo import build_demo
 from tests.test_route_matrix import Route, routes
 from tournaments.demo import DEMO_USER

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.utils import translation
 
-from documents import services
+from documents import pipeline, services
 from documents.models import GeneratedDocument
 from scoring.services import Actor, Door
 from scoring.services.entry import save_game
@@ -23,8 +23,8 @@ def test_fingerprint_changes_with_site_url(world, settings, kind) -> None:
     series = world.series if kind == Kind.PRINT_PACK else None
 
     def key() -> str:
-        data = services.load_data(kind, world.tournament, series, "de")
-        return services.compute_fingerprint(kind, world.tournament, series, "de", data)
+        data = pipeline.load_data(kind, world.tournament, series, "de")
+        return pipeline.compute_fingerprint(kind, world.tournament, series, "de", data)
 
     settings.SITE_URL = "http://127.0.0.1:8000"
     before = key()
@@ -43,7 +43,7 @@ def test_a_pack_made_for_another_address_is_outdated_and_made_again(
     assert "127.0.0.1:8000/" in "".join(pdf_text(stored_pdf(first), tmp_path).split())
 
     settings.SITE_URL = "http://192.168.1.20:8101"
-    assert not services.is_current(first)
+    assert not pipeline.is_current(first)
     with django_capture_on_commit_callbacks(execute=True):
         second = services.request_document(Kind.PRINT_PACK, world.tournament, world.series)
     second.refresh_from_db()
@@ -65,8 +65,8 @@ def test_texts_are_in_the_documents_language_whatever_the_worker_speaks(
     with translation.override("en"):
         document = services.request_document(Kind.RESULTS, world.tournament, queue=False)
     with translation.override("de"):  # the worker
-        assert services.is_current(document)
-        services.generate_inline(document)
+        assert pipeline.is_current(document)
+        pipeline.generate_inline(document)
     document.refresh_from_db()
     assert document.status == "done", document.error
     assert "Silent Hochzeit" in pdf_text(stored_pdf(document), tmp_path)

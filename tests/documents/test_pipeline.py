@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from documents import results, services
+from documents import pipeline, results, services
 from documents.data import GameRow, SeriesStandings, StandingRow, TableGames
 from documents.layout import print_pack_pages
 from documents.models import GeneratedDocument
@@ -31,7 +31,7 @@ def test_print_pack_has_every_page_name_table_and_link(
     assert document.status == "done", document.error
     pdf = stored_pdf(document)
     assert pdf.startswith(b"%PDF")
-    expected = len(print_pack_pages(services.load_series(world.series)))
+    expected = len(print_pack_pages(pipeline.load_series(world.series)))
     assert expected == 2 + 2 * 3  # seating list: alphabetical + by table; card + sheet per table
     assert pdf_pages(pdf, tmp_path) == expected == document.pages_total == document.pages_done
     text = pdf_text(pdf, tmp_path)
@@ -54,7 +54,7 @@ def test_a_document_is_reused_until_a_seat_changes(
                       world.series)  # fmt: skip
     again = _generate(django_capture_on_commit_callbacks, Kind.PRINT_PACK, world.tournament,
                       world.series)  # fmt: skip
-    assert again.pk == first.pk and services.is_current(first)
+    assert again.pk == first.pk and pipeline.is_current(first)
 
     # Two players swap tables: the stored pack no longer shows the seating.
     a = Seat.objects.get(table=world.tables[0], position=1)
@@ -67,7 +67,7 @@ def test_a_document_is_reused_until_a_seat_changes(
     Seat.objects.create(table=world.tables[1], series=world.series, position=1, registration=a_reg)
     Seat.objects.filter(table=world.tables[2], position=5).delete()
     first.refresh_from_db()
-    assert not services.is_current(first)
+    assert not pipeline.is_current(first)
 
     fresh = _generate(django_capture_on_commit_callbacks, Kind.PRINT_PACK, world.tournament,
                       world.series)  # fmt: skip
@@ -91,7 +91,7 @@ def test_a_failure_is_recorded_not_swallowed(
     def broken(pages, language):
         raise RuntimeError("printer on fire")
 
-    monkeypatch.setattr(services, "render_pdf", broken)
+    monkeypatch.setattr(pipeline, "render_pdf", broken)
     document = _generate(django_capture_on_commit_callbacks, Kind.PRINT_PACK, world.tournament,
                          world.series)  # fmt: skip
     assert document.status == "failed"
@@ -140,10 +140,10 @@ def test_result_report_and_its_invalidation(
     text = pdf_text(pdf, tmp_path)
     assert "Anna Albers" in text and "Dieter Dörfler" in text
     assert "-21" in text and "11" in text  # a total and a running total
-    assert services.is_current(document)
+    assert pipeline.is_current(document)
 
     monkeypatch.setattr(results, "PROVIDER", _provider(8))  # a result changed
-    assert not services.is_current(document)
+    assert not pipeline.is_current(document)
     fresh = _generate(django_capture_on_commit_callbacks, Kind.RESULTS, world.tournament)
     assert fresh.pk != document.pk and fresh.status == "done"
 
@@ -159,6 +159,6 @@ def test_results_without_scoring_list_the_players(
 
 def test_series_data_loads_in_three_queries(world, django_assert_num_queries) -> None:
     with django_assert_num_queries(3):
-        info = services.load_series(world.series)
+        info = pipeline.load_series(world.series)
     assert [t.size for t in info.tables] == [4, 4, 5]
     assert [t.normal_games for t in info.tables] == [20, 20, 25]

@@ -11,7 +11,7 @@ from django.core.files.storage import default_storage
 from django.urls import get_resolver, reverse
 from freezegun import freeze_time
 
-from documents import services
+from documents import pipeline, services
 from documents.models import GeneratedDocument
 
 pytestmark = pytest.mark.django_db
@@ -40,8 +40,8 @@ def _queued(world, language: str = "de") -> GeneratedDocument:
 def _running_with_a_part(world, language: str = "de") -> GeneratedDocument:
     """A worker started the pack, rendered its first part, and was lost."""
     document = _queued(world, language)
-    assert services.start(document.pk) == 2  # the seating lists, then cards and sheets
-    assert services.render_part(document.pk, 0)
+    assert pipeline.start(document.pk) == 2  # the seating lists, then cards and sheets
+    assert pipeline.render_part(document.pk, 0)
     document.refresh_from_db()
     return document
 
@@ -58,9 +58,9 @@ def test_a_running_document_stalls_only_after_the_stall_time(world) -> None:
         document = _running_with_a_part(world)
         assert document.status == Status.RUNNING and _parts(document) == ["0000.pdf"]
         clock.tick(STALL)  # exactly the stall time: still alive
-        assert services.fail_if_stalled(document).status == Status.RUNNING
+        assert pipeline.fail_if_stalled(document).status == Status.RUNNING
         clock.tick(1)
-        document = services.fail_if_stalled(document)
+        document = pipeline.fail_if_stalled(document)
     assert document.status == Status.FAILED
     assert document.failure == GeneratedDocument.Failure.STALLED
     assert f"No progress for more than {STALL} s" in document.error
@@ -72,20 +72,20 @@ def test_progress_keeps_a_document_alive(world) -> None:
     with freeze_time(T0) as clock:
         document = _queued(world)
         clock.tick(STALL - 10)
-        services.start(document.pk)  # a worker took it just in time
+        pipeline.start(document.pk)  # a worker took it just in time
         clock.tick(STALL - 10)
-        services.render_layers(document.pk)
+        pipeline.render_layers(document.pk)
         clock.tick(STALL - 10)
-        services.render_part(document.pk, 0)
+        pipeline.render_part(document.pk, 0)
         clock.tick(STALL - 10)
-        services.render_part(document.pk, 1)
+        pipeline.render_part(document.pk, 1)
         clock.tick(STALL - 10)
         document.refresh_from_db()
-        assert services.fail_if_stalled(document).status == Status.RUNNING
-        assert services.assemble(document.pk) is not None
+        assert pipeline.fail_if_stalled(document).status == Status.RUNNING
+        assert pipeline.assemble(document.pk) is not None
         clock.tick(10 * STALL)
         document.refresh_from_db()
-        document = services.fail_if_stalled(document)
+        document = pipeline.fail_if_stalled(document)
     assert document.status == Status.DONE  # a finished document never stalls
 
 
@@ -120,38 +120,38 @@ def test_late_tasks_of_a_stalled_document_do_nothing(world) -> None:
     with freeze_time(T0) as clock:
         document = _running_with_a_part(world)
         clock.tick(STALL + 1)
-        services.fail_if_stalled(document)
+        pipeline.fail_if_stalled(document)
         # the lost worker's messages come back (redelivered) after the document failed
-        assert services.start(document.pk) is None
-        assert services.render_layers(document.pk) == ""
-        assert services.render_part(document.pk, 0) == ""
-        assert services.assemble(document.pk) is None
+        assert pipeline.start(document.pk) is None
+        assert pipeline.render_layers(document.pk) == ""
+        assert pipeline.render_part(document.pk, 0) == ""
+        assert pipeline.assemble(document.pk) is None
     document.refresh_from_db()
     assert document.status == Status.FAILED and not document.file and _parts(document) == []
 
 
 def test_a_redelivered_generate_task_starts_nothing_twice(world) -> None:
     document = _queued(world)
-    assert services.start(document.pk) == 2
-    assert services.start(document.pk) is None  # the message came back: already running
+    assert pipeline.start(document.pk) == 2
+    assert pipeline.start(document.pk) is None  # the message came back: already running
 
 
 def test_a_part_rendered_twice_never_counts_past_the_total(world) -> None:
     document = _queued(world)
-    services.start(document.pk)
+    pipeline.start(document.pk)
     for index in (0, 1, 1):  # part 1's worker was lost after it counted its pages
-        services.render_part(document.pk, index)
+        pipeline.render_part(document.pk, index)
     document.refresh_from_db()
     assert document.pages_done == document.pages_total == 8
-    services.render_layers(document.pk)
-    assert services.assemble(document.pk).status == Status.DONE
+    pipeline.render_layers(document.pk)
+    assert pipeline.assemble(document.pk).status == Status.DONE
     assert _parts(document) == []
 
 
 def test_a_late_failure_cannot_undo_a_done_document(world) -> None:
     document = _queued(world)
-    done = services.generate_inline(document)
-    services.fail(done.pk, RuntimeError("late duplicate"))
+    done = pipeline.generate_inline(document)
+    pipeline.fail(done.pk, RuntimeError("late duplicate"))
     done.refresh_from_db()
     assert done.status == Status.DONE and done.error == ""
 
@@ -161,11 +161,11 @@ def test_the_sweep_fails_stalled_documents_and_removes_leftover_parts(world) -> 
         stuck = _running_with_a_part(world)
         clock.tick(STALL + 1)
         alive = _queued(world, language="en")
-        services.start(alive.pk)
-        services.render_part(alive.pk, 0)
+        pipeline.start(alive.pk)
+        pipeline.render_part(alive.pk, 0)
         # a part that a lost worker wrote for a document that is gone
         default_storage.save("documents/parts/999999/0000.pdf", ContentFile(b"%PDF"))
-        assert services.sweep() == [stuck.pk]
+        assert pipeline.sweep() == [stuck.pk]
     stuck.refresh_from_db()
     alive.refresh_from_db()
     assert stuck.status == Status.FAILED and alive.status == Status.RUNNING
@@ -188,7 +188,7 @@ def test_a_soft_time_limit_is_recorded_as_such(
     def slow(pages, language):
         raise SoftTimeLimitExceeded()
 
-    monkeypatch.setattr(services, "render_pdf", slow)
+    monkeypatch.setattr(pipeline, "render_pdf", slow)
     with django_capture_on_commit_callbacks(execute=True):
         document = services.request_document(
             Kind.PRINT_PACK, world.tournament, world.series, language="de"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from documents import services
+from documents import pipeline
 from documents.models import GeneratedDocument
 from tests.documents.pdftools import stored_pdf
 
@@ -17,15 +17,11 @@ def page_url(world) -> str:
     return reverse("documents:series", kwargs={"slug": "herbst", "number": 1})
 
 
-def test_anonymous_goes_to_login_and_strangers_get_403(
-    client, django_user_model, world, page_url
-) -> None:
+def test_anonymous_goes_to_login_and_strangers_get_403(client, bob_client, world, page_url) -> None:
     response = client.get(page_url)
     assert response.status_code == 302 and "/login/" in response["Location"]
-    django_user_model.objects.create_user("mallory", password="pw-mallory-1")
-    client.login(username="mallory", password="pw-mallory-1")
-    assert client.get(page_url).status_code == 403
-    assert client.post(page_url).status_code == 403
+    assert bob_client.get(page_url).status_code == 403
+    assert bob_client.post(page_url).status_code == 403
     assert not GeneratedDocument.objects.exists()
 
 
@@ -76,7 +72,7 @@ def test_a_failed_task_shows_its_error(
     def broken(pages, language):
         raise ValueError("no paper")
 
-    monkeypatch.setattr(services, "render_pdf", broken)
+    monkeypatch.setattr(pipeline, "render_pdf", broken)
     client.force_login(world.organizer)
     with django_capture_on_commit_callbacks(execute=True):
         client.post(page_url)

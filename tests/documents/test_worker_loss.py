@@ -25,7 +25,7 @@ from urllib.parse import quote
 import pytest
 from django.conf import settings as django_settings
 
-from documents import services
+from documents import pipeline, services
 from documents.layout import print_pack_pages
 from documents.models import GeneratedDocument
 from tournaments.models import Player, Registration, Seat, Series, Table, Tournament
@@ -94,7 +94,7 @@ def _fresh(document: GeneratedDocument) -> GeneratedDocument:
 def _polled(document: GeneratedDocument) -> GeneratedDocument | None:
     """What the organizer's status poll does: reload, check for a stall; the document once
     it is finished."""
-    document = services.fail_if_stalled(_fresh(document))
+    document = pipeline.fail_if_stalled(_fresh(document))
     return document if document.is_finished else None
 
 
@@ -192,7 +192,7 @@ def start_worker(queue: str, settings, tmp_path: Path) -> Iterator[Callable[[], 
 
 
 def _pages(series: Series) -> int:
-    return len(print_pack_pages(services.load_series(series)))
+    return len(print_pack_pages(pipeline.load_series(series)))
 
 
 def _parts(document: GeneratedDocument) -> list[Path]:

@@ -6,14 +6,14 @@ from pathlib import Path
 
 from django.core.management.base import CommandError
 
-from documents import services
+from documents import pipeline
 from documents.models import GeneratedDocument
 
 
 def write(document: GeneratedDocument, output: str) -> int:
     """Generate ``document`` in this process if needed and copy its PDF to ``output``."""
     try:
-        document = services.generate_inline(document)
+        document = pipeline.generate_inline(document)
     except Exception as exc:
         raise CommandError(f"The PDF could not be generated: {exc}") from exc
     with document.file.open("rb") as handle:

@@ -1,0 +1,387 @@
+"""How a document is made: its data and fingerprint, its pages, and the generation steps
+the Celery tasks run (start, static layers, parts, assembly), with the watch for stalls.
+
+The use case that asks for a document is ``documents.services``; it queues the tasks
+(``documents.tasks``), which call the steps here. A document is identified by a fingerprint
+over the data it shows, so it is reused until a seat, a name or a result changes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import logging
+import os
+
+from django.conf import settings
+from django.core.files.base import ContentFile
+from django.core.files.storage import default_storage
+from django.db.models import F, QuerySet
+from django.db.models.functions import Least
+from django.utils import timezone, translation
+
+from documents.builders import load_series
+from documents.data import ResultsInfo, SeriesInfo, fingerprint
+from documents.layout import (
+    LAYOUT_VERSION,
+    Page,
+    page_order,
+    part_runs,
+    placements,
+    print_pack_pages,
+    static_layers,
+)
+from documents.models import GeneratedDocument
+from documents.render import join_pdfs, render_pdf
+from documents.report_layout import results_pages
+from documents.results import load_results
+from tournaments.models import Series, Tournament
+
+logger = logging.getLogger(__name__)
+
+Kind = GeneratedDocument.Kind
+Status = GeneratedDocument.Status
+Failure = GeneratedDocument.Failure
+UNFINISHED = (Status.QUEUED, Status.RUNNING)
+
+PART_PAGES = 40  # pages rendered per task; parts are rendered in parallel by the workers
+
+
+class DataChangedError(RuntimeError):
+    """The data changed while the document was being generated."""
+
+
+def document_language(language: str | None = None) -> str:
+    code = (language or translation.get_language() or "de").split("-")[0]
+    return code if code in ("de", "en") else "de"
+
+
+def load_data(
+    kind: str, tournament: Tournament, series: Series | None, language: str
+) -> SeriesInfo | ResultsInfo:
+    """The document's data, its texts (notes such as "not played") in ``language`` whatever
+    language the caller (a request, a worker) has active: the fingerprint compares them."""
+    with translation.override(language):
+        if kind == Kind.PRINT_PACK:
+            if series is None:
+                raise ValueError("a print pack needs a series")
+            return load_series(series)
+        if kind == Kind.RESULTS:
+            return load_results(tournament)
+    raise ValueError(f"unknown document kind {kind!r}")
+
+
+def compute_fingerprint(
+    kind: str,
+    tournament: Tournament,
+    series: Series | None,
+    language: str,
+    data: SeriesInfo | ResultsInfo,
+) -> str:
+    """Over everything the document shows: its data, the layout, and the base URL of the
+    printed links and QR codes (a document made before SITE_URL changed is outdated)."""
+    series_id = series.pk if series is not None else None
+    return fingerprint(
+        kind, tournament.pk, series_id, language, LAYOUT_VERSION, settings.SITE_URL, data
+    )
+
+
+def plan_pages(kind: str, data: SeriesInfo | ResultsInfo, language: str) -> list[Page]:
+    """The pages, planned in the document's language (labels measured to fit)."""
+    with translation.override(language):
+        if isinstance(data, SeriesInfo):
+            return print_pack_pages(data)
+        return results_pages(data)
+
+
+def current_fingerprint(document: GeneratedDocument) -> str:
+    data = load_data(document.kind, document.tournament, document.series, document.language)
+    return compute_fingerprint(
+        document.kind, document.tournament, document.series, document.language, data
+    )
+
+
+def is_current(document: GeneratedDocument) -> bool:
+    """Whether the document still shows today's data (no seat or result changed since)."""
+    return current_fingerprint(document) == document.fingerprint
+
+
+# --- stalls: a lost worker leaves a document queued or running without progress -------------
+
+
+def stall_cutoff(now: dt.datetime | None = None) -> dt.datetime:
+    """Unfinished documents whose last progress lies before this have stalled."""
+    return (now or timezone.now()) - dt.timedelta(seconds=settings.DOCUMENT_STALL_SECONDS)
+
+
+def _stalled(documents: QuerySet[GeneratedDocument], now: dt.datetime) -> QuerySet:
+    return documents.filter(status__in=UNFINISHED, progress_at__lt=stall_cutoff(now))
+
+
+def _fail_stalled(documents: QuerySet[GeneratedDocument], now: dt.datetime) -> list[int]:
+    """Mark the stalled ones among ``documents`` failed and remove their part files. Each
+    row is updated only if it still has no progress, so a worker that moves it on at the
+    same moment keeps it alive; and only one caller wins each row."""
+    failed = []
+    for pk in _stalled(documents, now).values_list("pk", flat=True):
+        marked = _stalled(GeneratedDocument.objects.filter(pk=pk), now).update(
+            status=Status.FAILED,
+            failure=Failure.STALLED,
+            error=(
+                f"No progress for more than {settings.DOCUMENT_STALL_SECONDS} s: "
+                "the worker generating it was probably stopped."
+            ),
+            finished_at=now,
+        )
+        if marked:
+            logger.warning("document %s stalled; marked failed", pk)
+            remove_parts(pk)
+            failed.append(pk)
+    return failed
+
+
+def fail_if_stalled(document: GeneratedDocument) -> GeneratedDocument:
+    """``document``, marked failed first if it stalled (checked whenever it is asked for)."""
+    if document.status not in UNFINISHED:
+        return document
+    if _fail_stalled(GeneratedDocument.objects.filter(pk=document.pk), timezone.now()):
+        document.refresh_from_db()
+    return document
+
+
+def sweep(now: dt.datetime | None = None) -> list[int]:
+    """Mark every stalled document failed and remove part files no generation needs any
+    more; returns the ids marked failed. Run periodically (Celery beat)."""
+    failed = _fail_stalled(GeneratedDocument.objects.all(), now or timezone.now())
+    _remove_orphaned_parts()
+    return failed
+
+
+# --- generation steps (run by the tasks, or inline by the management commands) --------------
+
+
+def _pages_for(document: GeneratedDocument) -> list[Page]:
+    data = load_data(document.kind, document.tournament, document.series, document.language)
+    key = compute_fingerprint(
+        document.kind, document.tournament, document.series, document.language, data
+    )
+    if key != document.fingerprint:
+        raise DataChangedError(
+            "The data changed while the document was being generated; request it again."
+        )
+    return plan_pages(document.kind, data, document.language)
+
+
+PARTS_DIR = "documents/parts"
+
+
+def _parts_dir(document_id: int) -> str:
+    return f"{PARTS_DIR}/{document_id}"
+
+
+def _part_name(document_id: int, index: int) -> str:
+    return f"{_parts_dir(document_id)}/{index:04d}.pdf"
+
+
+def _layers_name(document_id: int) -> str:
+    return f"{_parts_dir(document_id)}/layers.pdf"
+
+
+def _store(name: str, pdf: bytes) -> str:
+    if default_storage.exists(name):
+        default_storage.delete(name)
+    return default_storage.save(name, ContentFile(pdf))
+
+
+def remove_parts(document_id: int) -> None:
+    """Delete the document's part and layer files (and their folder where the storage has
+    folders)."""
+    folder = _parts_dir(document_id)
+    try:
+        _, files = default_storage.listdir(folder)
+    except FileNotFoundError:
+        return
+    for name in files:
+        default_storage.delete(f"{folder}/{name}")
+    # not a local storage, or a late part arrived meanwhile: the folder stays
+    with contextlib.suppress(NotImplementedError, OSError):
+        os.rmdir(default_storage.path(folder))
+
+
+def _remove_orphaned_parts() -> None:
+    """Part folders of documents that are finished or gone (a part task that was still
+    rendering when its document failed writes its file afterwards)."""
+    try:
+        folders, _ = default_storage.listdir(PARTS_DIR)
+    except FileNotFoundError:
+        return
+    ids = {int(name) for name in folders if name.isdigit()}
+    live = set(
+        GeneratedDocument.objects.filter(pk__in=ids, status__in=UNFINISHED).values_list(
+            "pk", flat=True
+        )
+    )
+    for pk in sorted(ids - live):
+        remove_parts(pk)
+
+
+def _running(document_id: int) -> GeneratedDocument | None:
+    """The document if it is running; None if it failed (stalled, or another part failed),
+    finished, or is gone: a redelivered or late task then has nothing to do."""
+    return (
+        GeneratedDocument.objects.select_related("tournament", "series")
+        .filter(pk=document_id, status=Status.RUNNING)
+        .first()
+    )
+
+
+def start(document_id: int) -> int | None:
+    """Mark the queued document running and return how many parts it is rendered in; None
+    if it is not queued any more (a redelivered task, or it failed meanwhile), so a
+    generation is started at most once."""
+    document = GeneratedDocument.objects.select_related("tournament", "series").get(pk=document_id)
+    if document.status != Status.QUEUED:
+        return None
+    pages = _pages_for(document)
+    claimed = GeneratedDocument.objects.filter(pk=document_id, status=Status.QUEUED).update(
+        status=Status.RUNNING,
+        pages_total=len(pages),
+        pages_done=0,
+        error="",
+        failure="",
+        progress_at=timezone.now(),
+    )
+    if not claimed:
+        return None
+    return len(part_runs(pages, PART_PAGES))
+
+
+def render_layers(document_id: int) -> str:
+    """Render the document's static layers (one page per shape of score sheet and table card)
+    into a file; returns its storage name, or "" when no page has an underlay. Runs beside
+    the parts; ``assemble`` draws these pages under the parts' variable pages."""
+    document = _running(document_id)
+    if document is None:
+        return ""
+    layers = static_layers(_pages_for(document))
+    if not layers:
+        return ""
+    name = _store(_layers_name(document_id), render_pdf(layers, document.language))
+    GeneratedDocument.objects.filter(pk=document_id).update(progress_at=timezone.now())
+    return name
+
+
+def render_part(document_id: int, index: int) -> str:
+    """Render one run of pages (the variable layer where pages are split) into a part file;
+    returns its storage name. A part rendered twice (its worker was lost after the update)
+    never counts beyond the total."""
+    document = _running(document_id)
+    if document is None:
+        return ""
+    pages = _pages_for(document)
+    run = [pages[i] for i in part_runs(pages, PART_PAGES)[index]]
+    name = _store(_part_name(document_id, index), render_pdf(run, document.language))
+    GeneratedDocument.objects.filter(pk=document_id).update(
+        pages_done=Least(F("pages_done") + len(run), F("pages_total")),
+        progress_at=timezone.now(),
+    )
+    return name
+
+
+def _read(name: str) -> bytes:
+    with default_storage.open(name, "rb") as handle:
+        return handle.read()
+
+
+def assemble(document_id: int) -> GeneratedDocument | None:
+    """Join the parts into the document's file, the static layers under their pages, and
+    mark it done. The part names follow from the id, so a part that was redelivered (and
+    stored once more) changes nothing. Returns None if the document is no longer running;
+    a document that failed meanwhile stays failed and keeps no file."""
+    document = _running(document_id)
+    if document is None:
+        remove_parts(document_id)
+        return None
+    pages = _pages_for(document)
+    runs = part_runs(pages, PART_PAGES)
+    parts = [_read(_part_name(document_id, index)) for index in range(len(runs))]
+    layers = static_layers(pages)
+    if layers:
+        pdf = join_pdfs(parts, page_order(runs), _read(_layers_name(document_id)),
+                        placements(pages, layers))  # fmt: skip
+    else:
+        pdf = join_pdfs(parts, page_order(runs))
+    document.file.save(document.filename, ContentFile(pdf), save=False)
+    now = timezone.now()
+    done = GeneratedDocument.objects.filter(pk=document_id, status=Status.RUNNING).update(
+        file=document.file.name,
+        status=Status.DONE,
+        pages_done=F("pages_total"),
+        finished_at=now,
+        progress_at=now,
+    )
+    remove_parts(document_id)
+    if not done:  # marked stalled while we joined the parts
+        document.file.delete(save=False)
+        return None
+    document.refresh_from_db()
+    _drop_superseded(document)
+    return document
+
+
+def fail(document_id: int, exc: BaseException, failure: str = Failure.ERROR) -> None:
+    """Record a failure so the organizer sees it; the caller re-raises. A document that is
+    already finished stays as it is (a late duplicate task cannot undo a done one)."""
+    logger.error("document %s failed", document_id, exc_info=exc)
+    message = str(exc) or type(exc).__name__
+    failed = GeneratedDocument.objects.filter(pk=document_id, status__in=UNFINISHED).update(
+        status=Status.FAILED,
+        failure=failure,
+        error=f"{type(exc).__name__}: {message}"[:2000],
+        finished_at=timezone.now(),
+    )
+    if failed:
+        remove_parts(document_id)
+
+
+def _drop_superseded(document: GeneratedDocument) -> None:
+    """Older finished documents of the same kind, target and language (and their files)."""
+    older = GeneratedDocument.objects.filter(
+        kind=document.kind,
+        tournament_id=document.tournament_id,
+        series_id=document.series_id,
+        language=document.language,
+        status__in=[Status.DONE, Status.FAILED],
+        created_at__lte=document.created_at,
+    ).exclude(pk=document.pk)
+    for old in older:
+        if old.file:
+            old.file.delete(save=False)
+        remove_parts(old.pk)
+        old.delete()
+
+
+class BusyError(RuntimeError):
+    """A worker is generating the document already."""
+
+
+def generate_inline(document: GeneratedDocument) -> GeneratedDocument:
+    """All steps in this process, one part after the other (management commands)."""
+    if document.status == Status.DONE:
+        return document
+    try:
+        parts = start(document.pk)
+        if parts is None:
+            raise BusyError("A worker is generating this document; try again in a moment.")
+        render_layers(document.pk)
+        for index in range(parts):
+            render_part(document.pk, index)
+        done = assemble(document.pk)
+        if done is None:
+            raise RuntimeError("The document was marked failed while it was being generated.")
+        return done
+    except BusyError:
+        raise
+    except Exception as exc:
+        fail(document.pk, exc)
+        raise
