@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
@@ -86,10 +86,10 @@ class GameForm(forms.Form):
     def __init__(self, *args: Any, seats: list[tuple[int, str]], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.seats = seats
-        self.fields["soloist"].choices = seats
-        self.fields["re_players"].choices = seats
+        cast(forms.TypedChoiceField, self.fields["soloist"]).choices = seats
+        cast(forms.TypedMultipleChoiceField, self.fields["re_players"]).choices = seats
         for party, party_name in (("re", "Re"), ("kontra", "Kontra")):
-            for kind in EXTRA_KINDS:
+            for kind in ENTERED_EXTRAS:
                 self.fields[f"{party}_{kind}"] = forms.IntegerField(
                     label=f"{party_name}: {EXTRA_LABELS[kind]}", min_value=0, max_value=4,
                     required=False, widget=stepper(f"{party_name}: {EXTRA_LABELS[kind]}"),
@@ -104,7 +104,7 @@ class GameForm(forms.Form):
     def extras_rows(self) -> list[ExtrasRow]:
         return [
             ExtrasRow(str(EXTRA_LABELS[kind]), self[f"re_{kind}"], self[f"kontra_{kind}"])
-            for kind in EXTRA_KINDS
+            for kind in ENTERED_EXTRAS
         ]
 
     def penalty_fields(self) -> list[tuple[str, forms.BoundField]]:
@@ -118,7 +118,8 @@ class GameForm(forms.Form):
         return any(_given(field) for _name, field in self.penalty_fields())
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         contract = data.get("contract")
         if contract in ("solo", "stille_hochzeit") and not data.get("soloist"):
             self.add_error("soloist", _("Choose the soloist."))
@@ -235,7 +236,7 @@ class TranscriptionForm(forms.Form):
     ) -> None:
         super().__init__(*args, **kwargs)
         self.seats = [(p, n) for p, n in seats if p != sitting_out]
-        self.fields["soloist"].choices = [("", _("no solo")), *self.seats]
+        cast(forms.ChoiceField, self.fields["soloist"]).choices = [("", _("no solo")), *self.seats]
         for position, name in self.seats:
             self.fields[f"points_{position}"] = forms.IntegerField(
                 label=name, min_value=-999, max_value=999,

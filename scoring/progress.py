@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.utils import timezone
+from django.utils.functional import Promise
 
 from scoring.clock import SeriesClock, series_clock
 from scoring.messages import ToldFinding, tell
@@ -37,7 +38,7 @@ class TableProgress:
     finished: bool
     errors: list[ToldFinding]
     warnings: list[ToldFinding]
-    status: str
+    status: str | Promise  # the sheet status's (lazily translated) label
     open: bool
     confirmed: bool
     closed_unconfirmed: bool

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from functools import lru_cache
+from typing import Any
 
 from rules.ruleset import PRESETS, RuleSet
 from tournaments.models import Tournament
@@ -15,7 +16,10 @@ OVERRIDABLE = ("normal_games_4", "normal_games_5")
 @lru_cache(maxsize=256)
 def _build(preset: str, overrides: tuple[tuple[str, int], ...]) -> RuleSet:
     base = PRESETS.get(preset, PRESETS["ddv"])
-    allowed = {k: v for k, v in overrides if k in OVERRIDABLE and isinstance(v, int) and v > 0}
+    # Field names only known at run time; OVERRIDABLE lists int fields of RuleSet.
+    allowed: dict[str, Any] = {
+        k: v for k, v in overrides if k in OVERRIDABLE and isinstance(v, int) and v > 0
+    }
     return dataclasses.replace(base, **allowed) if allowed else base
 
 

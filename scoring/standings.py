@@ -49,7 +49,7 @@ def _aggregate(
         )
         .order_by()
     )
-    players = {
+    players: dict[int, dict[str, Any]] = {
         r["pk"]: {**r, "series": {}}
         for r in Registration.objects.filter(tournament=tournament).values(
             "pk", "start_number", "player__first_name", "player__last_name", "player__club"

@@ -14,9 +14,15 @@ Changing (games, submit, confirm):
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from django.http import Http404
 from django.utils.translation import gettext as _
-from rest_framework.authentication import SessionAuthentication, TokenAuthentication
+from rest_framework.authentication import (
+    BaseAuthentication,
+    SessionAuthentication,
+    TokenAuthentication,
+)
 from rest_framework.request import Request
 
 from common.api.base import ApiMixin
@@ -31,7 +37,11 @@ from tournaments.permissions import can_view
 
 
 class ScoringMixin(ApiMixin):
-    authentication_classes = [TokenAuthentication, TableAuthentication, SessionAuthentication]
+    authentication_classes: Sequence[type[BaseAuthentication]] = [
+        TokenAuthentication,
+        TableAuthentication,
+        SessionAuthentication,
+    ]
 
 
 def table_from_url(request: Request, slug: str, series: int, number: int) -> Table:

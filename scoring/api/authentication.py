@@ -52,7 +52,8 @@ def captain_table(request: Request) -> Table | None:
     return request.auth if isinstance(request.auth, Table) else None
 
 
-class TableAuthenticationScheme(OpenApiAuthenticationExtension):
+# drf-spectacular's extension base registers subclasses in an unannotated __init_subclass__.
+class TableAuthenticationScheme(OpenApiAuthenticationExtension):  # type: ignore[no-untyped-call]
     target_class = "scoring.api.authentication.TableAuthentication"
     name = "tableAuth"
 

@@ -15,6 +15,7 @@ turns a concurrent duplicate into the same lookup.
 
 from __future__ import annotations
 
+import datetime
 import hashlib
 import json
 from collections.abc import Callable
@@ -108,7 +109,9 @@ def _claim_in_one(table: Table) -> Claim:
              FROM {games} g WHERE g.table_id = %s)
     """  # table names come from the models; every value is a parameter
     now = timezone.now()
-    params = [table.pk, ScoreSheet.Status.OPEN.value, table.series.tournament.entry_mode, now]
+    params: list[int | str | datetime.datetime] = [
+        table.pk, ScoreSheet.Status.OPEN.value, table.series.tournament.entry_mode, now,
+    ]  # fmt: skip
     with connection.cursor() as cursor:
         cursor.execute(sql, [*params, table.pk, table.pk])
         found = cursor.fetchone()
@@ -362,7 +365,8 @@ def _save_game(
         game = Game.objects.get(table=table, number=number)
         before = game_json(game)
         game.revision += 1
-    game.dealer = int(completion.data.get("dealer") or 0)
+    dealer = completion.data.get("dealer")
+    game.dealer = dealer if isinstance(dealer, int) else 0
     game.record = {k: v for k, v in completion.data.items() if k != "dealer"}
     game.winner = outcome.winner
     game.value = outcome.value

@@ -15,7 +15,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -147,7 +147,7 @@ class SheetView(View):
     device: str = ""
     as_organizer = False
 
-    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         refused = self.resolve(request, **kwargs)
         if refused is not None:
             return refused
@@ -242,6 +242,7 @@ class SheetView(View):
             )
         closed = self.table.series.status == Series.Status.CLOSED
         posted_key = self.request.POST.get("idempotency_key", "")
+        dealer = editing.dealer if editing else nxt.dealer
         return render(
             self.request,
             "scoring/table_home.html",
@@ -259,7 +260,7 @@ class SheetView(View):
                 "entering": editing is None and sheet.status == "open" and not nxt.finished,
                 "last_game": games[-1] if games else None,
                 "can_correct": sheet.status == "open" or self.as_organizer,
-                "dealer_name": names.get(editing.dealer if editing else nxt.dealer),
+                "dealer_name": names.get(dealer) if dealer is not None else None,
                 "forced_name": names.get(nxt.forced) if nxt.forced else None,
                 "sitting_out": sitting,
                 "form": form,
@@ -347,6 +348,7 @@ class CaptainDoor:
 
     table: Table
     request: HttpRequest
+    device: str
 
     def resolve(self, request: HttpRequest, **kwargs: Any) -> HttpResponse | None:
         self.table = get_object_or_404(
@@ -440,7 +442,7 @@ class PreviewView(SheetView):
                 )
         else:
             typed = [
-                f"{form[name].label}: {' '.join(errors)}"
+                f"{form[name].label}: {' '.join(str(e) for e in errors)}"
                 for name, errors in form.errors.items()
                 if name in form.fields and form.data.get(name, "") not in ("", None)
             ]
@@ -529,6 +531,7 @@ class OrganizerDoor:
 
     table: Table
     request: HttpRequest
+    device: str
     as_organizer = True
 
     def resolve(self, request: HttpRequest, **kwargs: Any) -> HttpResponse | None:

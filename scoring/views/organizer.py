@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.core.paginator import Paginator
@@ -46,7 +46,7 @@ class AuditFilterForm(forms.Form):
 
     def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        everything = [("", _("all"))]
+        everything: list[tuple[Any, Any]] = [("", _("all"))]
         numbers = tournament.series.values_list("number", flat=True)
         tables = (
             Table.objects.filter(series__tournament=tournament)
@@ -54,9 +54,12 @@ class AuditFilterForm(forms.Form):
             .distinct()
             .order_by("number")
         )
-        self.fields["series"].choices = everything + [(n, n) for n in numbers]
-        self.fields["table"].choices = everything + [(n, n) for n in tables]
-        self.fields["kind"].choices = everything + kind_choices()
+        for name, options in (
+            ("series", [(n, n) for n in numbers]),
+            ("table", [(n, n) for n in tables]),
+            ("kind", kind_choices()),
+        ):
+            cast(forms.ChoiceField, self.fields[name]).choices = everything + options
 
     def valid_values(self) -> dict[str, Any]:
         """The filter values that are among the choices; the others count as "all"."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.contrib import messages
@@ -134,14 +134,15 @@ class PenaltyForm(forms.Form):
 
     def __init__(self, *args: Any, registrations: Any, ruleset: RuleSet, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["registration"].queryset = registrations
+        field = cast("forms.ModelChoiceField[Registration]", self.fields["registration"])
+        field.queryset = registrations
         # The rule set's bound (TSR 9.7), checked here and by the service, shown by the page.
         self.fields["points"] = forms.IntegerField(
             label=gettext_lazy("points"), min_value=-ruleset.max_deduction, max_value=-1
         )
 
 
-class PenaltyView(OrganizerMixin, FormView):
+class PenaltyView(OrganizerMixin, FormView[PenaltyForm]):
     """Points deducted without counter-credit (TSR 9.7) for players of one series."""
 
     template_name = "scoring/organizer/penalties.html"

@@ -5,6 +5,8 @@ and are completed by the server (checked if sent)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from rest_framework import serializers
 
 from rules.contracts import Contract, SoloType
@@ -12,30 +14,30 @@ from rules.contracts import Contract, SoloType
 LEVELS = "`ansage`, `90`, `60`, `30`, `schwarz` or null."
 
 
-class PartyAnnouncementsSerializer(serializers.Serializer):
+class PartyAnnouncementsSerializer(serializers.Serializer[Any]):
     """The highest announcement of each party."""
 
     re = serializers.CharField(required=False, allow_null=True, help_text=LEVELS)
     kontra = serializers.CharField(required=False, allow_null=True, help_text=LEVELS)
 
 
-class ExtraCountsSerializer(serializers.Serializer):
+class ExtraCountsSerializer(serializers.Serializer[Any]):
     fuchs = serializers.IntegerField(required=False, min_value=0)
     doppelkopf = serializers.IntegerField(required=False, min_value=0)
     karlchen = serializers.IntegerField(required=False, min_value=0)
 
 
-class ExtrasSerializer(serializers.Serializer):
+class ExtrasSerializer(serializers.Serializer[Any]):
     re = ExtraCountsSerializer(required=False)
     kontra = ExtraCountsSerializer(required=False)
 
 
-class SeatPointsSerializer(serializers.Serializer):
+class SeatPointsSerializer(serializers.Serializer[Any]):
     seat = serializers.IntegerField()
     points = serializers.IntegerField()
 
 
-class GameRecordFieldsSerializer(serializers.Serializer):
+class GameRecordFieldsSerializer(serializers.Serializer[Any]):
     """The fields of the rules engine's game record (see ``rules/record.py``)."""
 
     contract = serializers.ChoiceField(choices=[c.value for c in Contract], required=False)
@@ -90,7 +92,7 @@ class GameInputSerializer(GameRecordFieldsSerializer):
     )
 
 
-class GameSerializer(serializers.Serializer):
+class GameSerializer(serializers.Serializer[Any]):
     number = serializers.IntegerField()
     dealer = serializers.IntegerField()
     record = GameRecordFieldsSerializer()
@@ -101,7 +103,7 @@ class GameSerializer(serializers.Serializer):
     revision = serializers.IntegerField()
 
 
-class NextGameSerializer(serializers.Serializer):
+class NextGameSerializer(serializers.Serializer[Any]):
     game = serializers.IntegerField()
     games_played = serializers.IntegerField()
     games_left = serializers.IntegerField()
@@ -114,7 +116,7 @@ class NextGameSerializer(serializers.Serializer):
     compulsory_open = serializers.ListField(child=serializers.IntegerField())
 
 
-class SheetStateSerializer(serializers.Serializer):
+class SheetStateSerializer(serializers.Serializer[Any]):
     version = serializers.IntegerField()
     status = serializers.CharField(help_text="`open`, `submitted` or `confirmed`.")
     mode = serializers.CharField(help_text="`entry` or `transcription`.")
@@ -124,10 +126,10 @@ class SheetStateSerializer(serializers.Serializer):
     next = NextGameSerializer()
 
 
-class EntrySerializer(serializers.Serializer):
+class EntrySerializer(serializers.Serializer[Any]):
     game = GameSerializer()
     sheet = SheetStateSerializer()
 
 
-class SheetOnlySerializer(serializers.Serializer):
+class SheetOnlySerializer(serializers.Serializer[Any]):
     sheet = SheetStateSerializer()

@@ -1,16 +1,20 @@
 from __future__ import annotations
 
+from typing import Any
+
 from rest_framework import serializers
 
 from common.api.base import StrictSerializer
 from scoring.api.serializers.games import GameSerializer, SheetStateSerializer
 
 
-class FindingSerializer(serializers.Serializer):
+class FindingSerializer(serializers.Serializer[Any]):
     severity = serializers.CharField()
     code = serializers.CharField()
     game = serializers.IntegerField(allow_null=True)
-    data = serializers.DictField()
+    # DRF's metaclass moves declared fields off the class, so ``data`` stays the serializer's
+    # property at run time; the stubs see only the class attribute.
+    data = serializers.DictField()  # type: ignore[assignment]
     message = serializers.CharField()
 
 
@@ -26,7 +30,7 @@ class SheetSerializer(SheetStateSerializer):
     findings = FindingSerializer(many=True)
 
 
-class ConflictSerializer(serializers.Serializer):
+class ConflictSerializer(serializers.Serializer[Any]):
     """Schema: a version conflict carries the current state beside the error."""
 
     error = serializers.DictField()

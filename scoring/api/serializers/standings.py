@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rest_framework import serializers
 
 
-class StandingRowSerializer(serializers.Serializer):
+class StandingRowSerializer(serializers.Serializer[Any]):
     place = serializers.IntegerField()
     shared = serializers.BooleanField(help_text="The place is shared with others.")
     registration = serializers.IntegerField()
@@ -25,7 +27,7 @@ class StandingRowSerializer(serializers.Serializer):
     voluntary_won = serializers.IntegerField()
 
 
-class StandingsSerializer(serializers.Serializer):
+class StandingsSerializer(serializers.Serializer[Any]):
     tournament = serializers.SlugField()
     series = serializers.IntegerField(allow_null=True)
     rows = StandingRowSerializer(many=True)

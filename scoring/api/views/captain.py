@@ -20,7 +20,7 @@ from scoring.services.entry import current_sheet, sheet_state
 from tournaments.api.serializers.tables import SeatSerializer
 
 
-class CaptainTableSerializer(serializers.Serializer):
+class CaptainTableSerializer(serializers.Serializer[Any]):
     """Schema only."""
 
     tournament = serializers.SlugField()

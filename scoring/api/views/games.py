@@ -13,6 +13,7 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.generics import GenericAPIView
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.views import APIView
 
 from common.api.base import validated
 from common.api.errors import ApiError
@@ -77,17 +78,14 @@ def split_payload(data: Any) -> tuple[dict[str, Any], dict[str, Any]]:
     return record, beside
 
 
-class TableMixin(ScoringMixin):
-    kwargs: dict[str, Any]
-    request: Request
-
+class TableMixin(ScoringMixin, APIView):
     def table(self) -> Table:
         return table_from_url(
             self.request, self.kwargs["slug"], self.kwargs["number"], self.kwargs["table"]
         )
 
 
-class GameListView(TableMixin, GenericAPIView):
+class GameListView(TableMixin, GenericAPIView[Game]):
     serializer_class = GameSerializer
 
     @extend_schema(
@@ -98,6 +96,7 @@ class GameListView(TableMixin, GenericAPIView):
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         games = Game.objects.filter(table=self.table()).order_by("number")
         page = self.paginate_queryset(games)
+        assert page is not None  # ApiMixin sets a pagination class
         return self.get_paginated_response([game_json(g) for g in page])
 
     @extend_schema(
@@ -126,7 +125,7 @@ class GameListView(TableMixin, GenericAPIView):
         )
 
 
-class GameDetailView(TableMixin, GenericAPIView):
+class GameDetailView(TableMixin, GenericAPIView[Game]):
     serializer_class = GameSerializer
 
     def game(self, table: Table) -> Game:

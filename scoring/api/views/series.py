@@ -55,7 +55,7 @@ class SeriesDrawView(ApiView):
         return _answer(series)
 
 
-class CloseSerializer(serializers.Serializer):
+class CloseSerializer(serializers.Serializer[Any]):
     past_unfinished = serializers.BooleanField(
         required=False,
         default=False,
