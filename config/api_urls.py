@@ -3,8 +3,12 @@ are beside it at ``/api/v1/schema/`` and ``/api/v1/docs/``)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from django.http import HttpResponseBase
 from django.urls import include, path, re_path, register_converter
 from rest_framework.routers import SimpleRouter
+from rest_framework.viewsets import ViewSetMixin
 
 from common.api.errors import not_found
 from scoring.api.views import captain, games, sheets, standings
@@ -37,8 +41,8 @@ S = T + "series/<apinum:number>/"
 TABLE = S + "tables/<apinum:table>/"
 
 
-def _actions(viewset: type, **methods: str) -> object:
-    return viewset.as_view(methods)  # type: ignore[attr-defined]
+def _actions(viewset: type[ViewSetMixin], **methods: str) -> Callable[..., HttpResponseBase]:
+    return viewset.as_view(dict(methods))
 
 
 Reg = registrations.RegistrationViewSet
