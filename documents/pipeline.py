@@ -114,7 +114,9 @@ def stall_cutoff(now: dt.datetime | None = None) -> dt.datetime:
     return (now or timezone.now()) - dt.timedelta(seconds=settings.DOCUMENT_STALL_SECONDS)
 
 
-def _stalled(documents: QuerySet[GeneratedDocument], now: dt.datetime) -> QuerySet:
+def _stalled(
+    documents: QuerySet[GeneratedDocument], now: dt.datetime
+) -> QuerySet[GeneratedDocument]:
     return documents.filter(status__in=UNFINISHED, progress_at__lt=stall_cutoff(now))
 
 
@@ -290,7 +292,8 @@ def render_part(document_id: int, index: int) -> str:
 
 def _read(name: str) -> bytes:
     with default_storage.open(name, "rb") as handle:
-        return handle.read()
+        data: bytes = handle.read()
+    return data
 
 
 def assemble(document_id: int) -> GeneratedDocument | None:
@@ -349,7 +352,7 @@ def _drop_superseded(document: GeneratedDocument) -> None:
     older = GeneratedDocument.objects.filter(
         kind=document.kind,
         tournament_id=document.tournament_id,
-        series_id=document.series_id,
+        series=document.series_id,
         language=document.language,
         status__in=[Status.DONE, Status.FAILED],
         created_at__lte=document.created_at,

@@ -126,7 +126,8 @@ def render_pdf(pages: Sequence[Page], language: str) -> bytes:
             f"{len(pages)} pages planned but {len(document.pages)} rendered; "
             "a page overflowed its sheet"
         )
-    return document.write_pdf()
+    pdf: bytes = document.write_pdf()
+    return pdf
 
 
 def join_pdfs(

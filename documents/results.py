@@ -16,7 +16,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from documents.data import GameRow, ResultsInfo, SeriesStandings, StandingRow, TableGames
-from scoring.labels import CONTRACT_LABELS, SOLO_LABELS
+from scoring.labels import CONTRACT_LABELS, SOLO_LABELS, label_of
 from tournaments.models import Seat, Series, Tournament
 
 
@@ -51,10 +51,10 @@ def _note(record: Any) -> str:
         return str(_("not played"))
     contract = str(record.get("contract") or "")
     if contract == "solo":  # compulsory solos are the P rows already; the type is enough
-        return str(SOLO_LABELS.get(record.get("solo"), _("Solo")))
+        return str(label_of(SOLO_LABELS, record.get("solo"), _("Solo")))
     if record.get("soloist"):  # a transcribed row marks only the soloist
         return str(_("Solo"))
-    return "" if contract in ("", "normal") else str(CONTRACT_LABELS.get(contract, contract))
+    return "" if contract in ("", "normal") else str(label_of(CONTRACT_LABELS, contract, contract))
 
 
 def _points(points: int) -> str:
@@ -118,6 +118,7 @@ def _penalty_reasons(tournament: Tournament) -> dict[tuple[int, int], str]:
         .values_list("table_id", "game_number", "before", "after", "reason")
     )
     for table_id, number, before, after, reason in entries:
+        assert number is not None  # the query leaves out entries without a game
         now = components(after)
         if now is not None and any(now) and now != components(before):
             reasons[(table_id, number)] = reason

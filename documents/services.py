@@ -7,6 +7,7 @@ and its generation queued (``documents.tasks``, which run the steps of
 
 from __future__ import annotations
 
+from django.contrib.auth.models import AnonymousUser, User
 from django.db import IntegrityError, transaction
 
 from documents.models import GeneratedDocument
@@ -40,7 +41,7 @@ def request_document(
     series: Series | None = None,
     *,
     language: str | None = None,
-    user=None,
+    user: User | AnonymousUser | None = None,
     queue: bool = True,
 ) -> GeneratedDocument:
     """The current document of this kind: a stored one if its data is unchanged, else a new
@@ -63,7 +64,7 @@ def request_document(
                 series=series,
                 language=language,
                 fingerprint=key,
-                requested_by=user if getattr(user, "is_authenticated", False) else None,
+                requested_by=user if user is not None and user.is_authenticated else None,
             )
     except IntegrityError:  # the same request raced us; its row is the one
         return live.get(fingerprint=key)

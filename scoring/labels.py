@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy as _
 from rules.contracts import Contract, Extra, SoloType
 
 E = TypeVar("E", bound=Enum)
+T = TypeVar("T")
 
 CONTRACT_LABELS: Mapping[Contract, Promise] = {
     Contract.NORMAL: _("Normal game"),
@@ -45,3 +46,12 @@ EXTRA_LABELS: Mapping[Extra, Promise] = {
 def choices(labels: Mapping[E, Promise]) -> list[tuple[str, Promise]]:
     """Form choices in the order of the mapping: (the member's value, its label)."""
     return [(str(member.value), label) for member, label in labels.items()]
+
+
+def label_of(labels: Mapping[E, Promise], value: object, default: T) -> Promise | T:
+    """The label of the member whose value is ``value`` (as stored in a record), else
+    ``default``."""
+    for member, label in labels.items():
+        if member.value == value:
+            return label
+    return default
