@@ -99,7 +99,7 @@ def admin_sql(url: str, template: str, name: str) -> None:
     from psycopg import sql
 
     with psycopg.connect(url.replace("postgres://", "postgresql://", 1), autocommit=True) as conn:
-        conn.execute(sql.SQL(template).format(sql.Identifier(name)))  # type: ignore[arg-type]
+        conn.execute(sql.SQL(template).format(sql.Identifier(name)))
 
 
 @contextlib.contextmanager
@@ -967,10 +967,8 @@ def main() -> None:
             f"records, {counts['ping rows']} ping rows; closed loop: {complete} of "
             f"{len(closed)} series complete"
         )
-        print(
-            "load average before: {:.2f} {:.2f} {:.2f}, after: {:.2f} {:.2f} {:.2f}; "
-            "{} CPUs".format(*load_before, *load_after, os.cpu_count())
-        )
+        before, after = (" ".join(f"{x:.2f}" for x in load) for load in (load_before, load_after))
+        print(f"load average before: {before}, after: {after}; {os.cpu_count()} CPUs")
         for message in errors_seen[:10]:
             print("error:", message)
         print(traced.getvalue(), end="")

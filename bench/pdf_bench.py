@@ -21,7 +21,12 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import urlparse
+
+if TYPE_CHECKING:
+    from documents.models import GeneratedDocument
+    from tournaments.models import Series, Tournament
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -76,7 +81,9 @@ def _configure(work: Path, broker: str | None) -> None:
             os.environ[key] = broker
 
 
-def _build(tables: int, series_number: int, tournament=None):
+def _build(
+    tables: int, series_number: int, tournament: Tournament | None = None
+) -> tuple[Tournament, Series]:
     from tournaments.models import Player, Registration, Seat, Series, Table, Tournament
 
     if tournament is None:
@@ -118,10 +125,12 @@ def _cpu_seconds(pid: int) -> float:
     return total
 
 
-def _generate(series, inline: bool, timeout: float = 600):
+def _generate(
+    series: Series, inline: bool, timeout: float = 600
+) -> tuple[GeneratedDocument, float]:
     from django.db import transaction
 
-    from documents import services
+    from documents import pipeline, services
     from documents.models import GeneratedDocument
 
     start = time.perf_counter()
@@ -131,7 +140,7 @@ def _generate(series, inline: bool, timeout: float = 600):
             queue=not inline,
         )  # fmt: skip
     if inline:
-        services.generate_inline(document)
+        pipeline.generate_inline(document)
     while True:
         document.refresh_from_db()
         if document.is_finished or time.perf_counter() - start > timeout:
@@ -143,7 +152,7 @@ def _generate(series, inline: bool, timeout: float = 600):
     return document, elapsed
 
 
-def _naive(series, count: int) -> tuple[int, float]:
+def _naive(series: Series, count: int) -> tuple[int, float]:
     from django.template import Context, Template
     from django.utils import translation
     from weasyprint import HTML

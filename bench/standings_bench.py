@@ -11,16 +11,25 @@ from __future__ import annotations
 
 import random
 import statistics
+import sys
 import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
 
-from _django import setup, test_database
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench._django import setup, test_database
+
+if TYPE_CHECKING:
+    from tournaments.models import Tournament
 
 PLAYERS = 1000
 SERIES = 8
 GAMES = 24
 
 
-def build() -> object:
+def build() -> Tournament:
     from scoring.models import Game, PlayerScore
     from tests.factories import add_players, make_tournament
     from tournaments.models import Seat, Table
@@ -64,7 +73,7 @@ def build() -> object:
     return tournament
 
 
-def timed(func, runs: int = 15) -> tuple[float, float]:
+def timed(func: Callable[[], object], runs: int = 15) -> tuple[float, float]:
     samples = []
     for _ in range(runs):
         start = time.perf_counter()

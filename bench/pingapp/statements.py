@@ -104,7 +104,7 @@ def _begins(raw: Any) -> bool:
     return not raw.autocommit and _idle(raw)
 
 
-def counting_factory(base: type) -> type:
+def counting_factory(base: type[Any]) -> type[Any]:
     """A subclass of the connection's cursor class that notes what it executes."""
 
     def execute(self: Any, query: Any, params: Any = None, **kwargs: Any) -> Any:
