@@ -163,10 +163,10 @@ def check_permission(table: Table, sheet: ScoreSheet, actor: Actor, reason: str)
     if not actor.is_organizer:
         raise ServiceError("forbidden", _("You may not change results."), refusal=Refusal.FORBIDDEN)
     if status not in (Series.Status.RUNNING, Series.Status.CLOSED):
-        raise ServiceError(
-            "series_not_running",
-            _("Results can be entered once the series has started."),
+        raise series_not_running(
+            table.series,
             refusal=Refusal.INVALID,
+            hint=_("Results can be entered once the series has started."),
         )
     locked = status == Series.Status.CLOSED or sheet.status != ScoreSheet.Status.OPEN
     if locked and not reason.strip():
