@@ -4,7 +4,10 @@ VENV := .venv
 PYTHON := $(VENV)/bin/python
 PORT ?= 8000
 HOST ?= 127.0.0.1
-PYTEST_ARGS ?=
+# The suite runs in parallel, one worker per core (pytest-xdist); tests that must not run side
+# by side share an xdist_group, which --dist loadgroup keeps on one worker. PYTEST_ARGS= runs
+# it in one process; PYTEST_ARGS="-n auto --dist loadgroup -m 'not slow'" skips the sweeps.
+PYTEST_ARGS ?= -n auto --dist loadgroup
 
 .PHONY: run test lint typecheck migrations-check pytest install install-dev messages demo clean
 

@@ -70,6 +70,23 @@ hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 # --- Ground rules ---------------------------------------------------------------------------
 
 
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """For the parallel run (``-n auto --dist loadgroup``, see the Makefile):
+
+    * the tests marked ``slow`` go first (after pytest-django's own order, which would put
+      the pure seating sweeps last): the workers start with the long tests and the short
+      ones fill the gaps, instead of one sweep running alone at the end;
+    * the tests marked ``broker`` run one after the other on one worker: each starts a real
+      Celery worker (on a queue of its own), and two of them at once on a small machine
+      would compete for the processor their time limits are measured against.
+    """
+    for item in items:
+        if item.get_closest_marker("broker"):
+            item.add_marker(pytest.mark.xdist_group("broker"))
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _fast_passwords() -> Iterator[None]:
     """Passwords hashed with a fast hasher: the production one (PBKDF2) takes a sizeable

@@ -256,6 +256,7 @@ def test_fair_fives_when_a_round_of_five_tables_ends(n, seed):
     assert_fair_fives(series_of(plan), n)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n", range(33, 40))
 @pytest.mark.parametrize("r", [7, 8])
 def test_zero_repeats_from_33_to_39(n, r):
@@ -275,6 +276,7 @@ def test_zero_repeats_from_33_to_39(n, r):
     assert len([p for p in range(1, n + 1) if fives[p] > k + 2]) <= k
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("n", "pattern"), [(33, {1: 32, 8: 1}), (35, {3: 32, 8: 3})])
 def test_layered_design_five_tables(n, pattern):
     # Both searches leave repeats for 33 and 35 players in 8 series (version 1: about 5 and
@@ -285,6 +287,7 @@ def test_layered_design_five_tables(n, pattern):
     assert Counter(fives[p] for p in range(1, n + 1)) == pattern
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("n", "r", "seed"), [(34, 8, 3), (39, 8, 11)])
 def test_layered_plans_are_deterministic_and_followed_series_by_series(n, r, seed):
     players = [SeatingPlayer(id=10 + i) for i in range(n)]
@@ -302,6 +305,7 @@ def test_layered_plans_are_deterministic_and_followed_series_by_series(n, r, see
     assert draw_plan(players, 2, SeatingOptions(seed=seed + 1)).series[0] != full.series[0]
 
 
+@pytest.mark.slow
 def test_layered_design_helps_beyond_its_series():
     # 31 = 4 * 7 + 3: zero repeats for up to 7 series; the 8th is searched (version 1: 26-29).
     assert draw_tournament(31, 8, 1).repeats <= 20
