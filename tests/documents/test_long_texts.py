@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from dataclasses import dataclass
 
 import pytest
+from django.contrib.auth.models import User
 
 from documents import services
 from documents.models import GeneratedDocument
@@ -15,7 +15,8 @@ from scoring.services import Actor, Door
 from scoring.services.entry import save_game
 from scoring.services.penalties import add_penalty
 from tests.documents.pdftools import pdf_text, stored_pdf
-from tournaments.models import Player, Registration, Seat, Series, Table, Tournament
+from tests.factories import World, build_world, make_tournament
+from tournaments.models import Table
 
 pytestmark = pytest.mark.django_db
 
@@ -40,40 +41,18 @@ GAME_REASON = "Karte vorzeitig ausgespielt, Schiedsrichterentscheid nach Rücksp
 PENALTY_REASON = "Unsportliches Verhalten gegenüber der Turnierleitung nach Ermahnung"
 
 
-@dataclass
-class Event:
-    tournament: Tournament
-    series: Series
-    tables: list[Table]
-
-
 @pytest.fixture
-def event(django_user_model) -> Event:
+def event(alice: User) -> World:
     """Series 1 running: table 1 with four players (the long name at seat 1), table 2 with
     five; table 1 has a game with penalty points (and a reason), a silent Hochzeit, and a
     deduction outside the games."""
-    organizer = django_user_model.objects.create_user("orga", password="pw-orga-123")
-    tournament = Tournament.objects.create(
-        name=TOURNAMENT, slug="lang", starts_on=dt.date(2026, 10, 3), venue=VENUE
-    )
-    tournament.organizers.add(organizer)
-    registrations = [
-        Registration.objects.create(
-            tournament=tournament,
-            player=Player.objects.create(first_name=first, last_name=last, club=club),
-            start_number=i + 1,
-        )
-        for i, (first, last, club) in enumerate(PLAYERS)
-    ]
-    series = Series.objects.create(tournament=tournament, number=1, status="running")
-    tables = [Table.objects.create(series=series, number=n) for n in (1, 2)]
-    for table, seated in ((tables[0], registrations[:4]), (tables[1], registrations[4:])):
-        for position, registration in enumerate(seated, start=1):
-            Seat.objects.create(
-                table=table, series=series, position=position, registration=registration
-            )
-    actor = Actor(Door.ORGANIZER, user=organizer)
-    table = Table.objects.select_related("series__tournament").get(pk=tables[0].pk)
+    tournament = make_tournament(
+        "lang", 3, name=TOURNAMENT, starts_on=dt.date(2026, 10, 3), venue=VENUE,
+        organizers=[alice],
+    )  # fmt: skip
+    event = build_world(tournament, (4, 5), names=PLAYERS)
+    actor = Actor(Door.ORGANIZER, user=alice)
+    table = Table.objects.select_related("series__tournament").get(pk=event.tables[0].pk)
     penalties = [
         {"seat": 1, "points": -3},
         {"seat": 2, "points": 1},
@@ -83,8 +62,8 @@ def event(django_user_model) -> Event:
     normal = {"contract": "normal", "re": [2, 4], "re_points": 130}
     save_game(table, {**normal, "penalties": penalties}, actor=actor, reason=GAME_REASON)
     save_game(table, {"contract": "stille_hochzeit", "re": [3], "re_points": 150}, actor=actor)
-    add_penalty(series, registrations[0], -2, PENALTY_REASON, actor)
-    return Event(tournament, series, tables)
+    add_penalty(event.series, event.registrations[0], -2, PENALTY_REASON, actor)
+    return event
 
 
 def _flat(text: str) -> str:

@@ -28,7 +28,8 @@ from django.conf import settings as django_settings
 from documents import pipeline, services
 from documents.layout import print_pack_pages
 from documents.models import GeneratedDocument
-from tournaments.models import Player, Registration, Seat, Series, Table, Tournament
+from tests.factories import build_world, make_tournament
+from tournaments.models import Series
 
 ROOT = Path(__file__).resolve().parents[2]
 TABLES = 40  # 85 pages: the seating lists, a card and a sheet per table; four parts
@@ -106,23 +107,11 @@ def _mid_document(document: GeneratedDocument) -> bool:
 
 @pytest.fixture
 def big_series() -> Series:
-    tournament = Tournament.objects.create(
-        name="Winterturnier", slug="winter", starts_on=dt.date(2026, 12, 5), venue="Ehrenfeld"
+    """Series 1 drawn at TABLES tables of four."""
+    tournament = make_tournament(
+        "winter", 3, name="Winterturnier", starts_on=dt.date(2026, 12, 5), venue="Ehrenfeld"
     )
-    players = Player.objects.bulk_create(
-        Player(first_name=f"Vorname{i}", last_name=f"Nachname{i}") for i in range(TABLES * 4)
-    )
-    registrations = Registration.objects.bulk_create(
-        Registration(tournament=tournament, player=p, start_number=i + 1)
-        for i, p in enumerate(players)
-    )
-    series = Series.objects.create(tournament=tournament, number=1, status="drawn")
-    tables = Table.objects.bulk_create(Table(series=series, number=n) for n in range(1, TABLES + 1))
-    Seat.objects.bulk_create(
-        Seat(table=tables[i // 4], series=series, position=i % 4 + 1, registration=r)
-        for i, r in enumerate(registrations)
-    )
-    return series
+    return build_world(tournament, (4,) * TABLES, status=Series.Status.DRAWN).series
 
 
 @pytest.fixture
