@@ -20,6 +20,7 @@ def next_game(table: Table) -> dict:
     return sheet_state(table, current_sheet(table))["next"]
 
 
+@pytest.mark.slow
 def test_captain_enters_games_submits_and_another_player_confirms(
     live_server, browser, phone
 ) -> None:

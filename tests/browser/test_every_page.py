@@ -362,6 +362,7 @@ def contexts(browser: Any, base: str, session: str) -> Iterator[tuple[str, str, 
                 context.close()
 
 
+@pytest.mark.slow
 def test_every_page_fits_a_phone_in_both_languages(
     live_server: Any, browser: Any, demo: Demo, session_cookie: str
 ) -> None:
