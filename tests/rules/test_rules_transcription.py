@@ -515,7 +515,7 @@ def scored_games(draw: st.DrawFn) -> tuple[dict[str, Any], str]:
         data["penalties"] = [{"seat": s, "points": p} for s, p in components]
     if draw(st.booleans()):
         data["deductions"] = [
-            {"seat": draw(st.sampled_from(seats)), "points": -draw(st.integers(0, 12))}
+            {"seat": draw(st.sampled_from(seats)), "points": -draw(st.integers(1, 12))}
         ]
     return data, kind
 
