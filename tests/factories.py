@@ -88,7 +88,8 @@ def make_tournament(
     fields.setdefault("name", f"Turnier {slug}")
     fields.setdefault("starts_on", datetime.date(2026, 11, 28))
     tournament = Tournament.objects.create(slug=slug, series_count=series_count, **fields)
-    tournament.organizers.add(*organizers)
+    for organizer in organizers:  # one at a time, in order: the first owns the registry
+        tournament.organizers.add(organizer)
     ensure_series(tournament)
     return tournament
 
