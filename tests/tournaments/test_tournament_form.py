@@ -3,6 +3,8 @@ suggested from the name (server-side, and live by static/js/slug.js on a new tou
 
 from __future__ import annotations
 
+import datetime
+
 import pytest
 from django.test import Client
 from django.utils.functional import Promise
@@ -10,7 +12,8 @@ from django.utils.functional import Promise
 from rules.ruleset import PRESETS
 from tournaments.forms import RULESET_LABELS, TournamentForm
 from tournaments.models import Tournament
-from tournaments.services.setup import slug_from_name, unique_slug
+from tournaments.services import ServiceError
+from tournaments.services.setup import save_tournament, slug_from_name, unique_slug
 
 EN = {"accept-language": "en"}
 
@@ -97,3 +100,15 @@ def test_a_refused_settings_form_keeps_the_menu_on_the_saved_slug(
     assert response.status_code == 200 and 'class="field-error"' in html
     assert 'href="/verwaltung/herbst/spieler/"' in html
     assert "/verwaltung/neu-herbst/" not in html
+
+
+def test_a_short_name_taken_meanwhile_is_refused_on_its_field(db: None) -> None:
+    """Two organizers save the same name at once: the form checked a free slug, the other
+    tournament took it before this one was saved. No error page: the field says so."""
+    Tournament.objects.create(name="Herbst", slug="herbst", starts_on=datetime.date(2026, 11, 28))
+    late = Tournament(name="Herbst", slug="herbst", starts_on=datetime.date(2026, 11, 28))
+    with pytest.raises(ServiceError) as refused:
+        save_tournament(late)
+    assert refused.value.code == "slug_taken" and refused.value.field == "slug"
+    assert "herbst-2" in refused.value.message
+    assert Tournament.objects.filter(slug="herbst").count() == 1

@@ -5,11 +5,12 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from tournaments.models import Tournament
+from tournaments.services import ServiceError
 from tournaments.services.lifecycle import ensure_series
 
 
@@ -65,8 +66,20 @@ def unique_slug(name: str, *, exclude_pk: int | None = None) -> str:
 @transaction.atomic
 def save_tournament(tournament: Tournament, *, organizer: Any = None) -> Tournament:
     """Save new or changed settings; a new tournament gets its creator as organizer; the
-    Series rows follow the number of series."""
-    tournament.save()
+    Series rows follow the number of series. A short name taken meanwhile by another
+    tournament (two organizers saving the same name at once) is refused on its field."""
+    try:
+        with transaction.atomic():
+            tournament.save()
+    except IntegrityError as exc:
+        if not Tournament.objects.filter(slug=tournament.slug).exclude(pk=tournament.pk).exists():
+            raise
+        raise ServiceError(
+            "slug_taken",
+            _("Another tournament has this short name; “%(free)s” is free.")
+            % {"free": unique_slug(tournament.slug)},
+            field="slug",
+        ) from exc
     if organizer is not None:
         tournament.organizers.add(organizer)
     ensure_series(tournament)

@@ -13,6 +13,7 @@ from django.views.generic import FormView, TemplateView
 
 from tournaments.forms import TournamentForm
 from tournaments.models import Tournament
+from tournaments.services import ServiceError
 from tournaments.services.setup import save_tournament
 from tournaments.views.mixins import OrganizerMixin
 
@@ -37,7 +38,11 @@ class TournamentCreateView(LoginRequiredMixin, FormView[TournamentForm]):
     form_class = TournamentForm
 
     def form_valid(self, form: TournamentForm) -> HttpResponse:
-        tournament = save_tournament(form.save(commit=False), organizer=self.request.user)
+        try:
+            tournament = save_tournament(form.save(commit=False), organizer=self.request.user)
+        except ServiceError as exc:
+            form.add_error(exc.field, exc.message)
+            return self.form_invalid(form)
         return redirect("tournaments:manage", slug=tournament.slug)
 
 
@@ -51,7 +56,11 @@ class TournamentUpdateView(OrganizerMixin, FormView[TournamentForm]):
         return {**super().get_form_kwargs(), "instance": instance}
 
     def form_valid(self, form: TournamentForm) -> HttpResponse:
-        tournament = save_tournament(form.save(commit=False))
+        try:
+            tournament = save_tournament(form.save(commit=False))
+        except ServiceError as exc:
+            form.add_error(exc.field, exc.message)
+            return self.form_invalid(form)
         return redirect("tournaments:manage", slug=tournament.slug)
 
 
