@@ -23,13 +23,15 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from django.core.files.base import ContentFile
+from django.db import transaction
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from rest_framework.test import APIClient
 
 from documents.models import GeneratedDocument
-from tests.factories import play
+from tests.factories import api_client, build_world, make_tournament, make_user, page_client, play
 from tournaments.models import Player, Registration, Table, Tournament
 
 PERSONAS = ("owner", "other", "captain", "anonymous")
@@ -268,7 +270,7 @@ def test_matrix_size() -> None:
 
 @dataclass
 class World:
-    """The shared world (``tests/conftest.py``) as the matrix needs it: one game at each
+    """The shared world (``tests/factories.py``) as the matrix needs it: one game at each
     table, a finished document, the players' secrets, each persona's two clients."""
 
     tournament: Tournament
@@ -280,48 +282,75 @@ class World:
     clients: dict[str, tuple[Client, APIClient]]
 
 
+@dataclass
+class Rows:
+    alice: User
+    bob: User
+    tournament: Tournament
+    tables: list[Table]
+    registrations: list[Registration]
+    document: GeneratedDocument
+    secrets: list[str]
+
+
+@pytest.fixture(scope="module")
+def rows(django_db_setup: None, django_db_blocker: Any) -> Iterator[Rows]:
+    """The rows of the world, built once per module (and parallel worker) as the shared
+    fixtures build them: Alice's tournament, open for self-registration, series 1 running
+    with a game at each of its two tables, her players with e-mail addresses and DDV
+    numbers; Bob organizes another one.
+
+    They are written in a transaction that is rolled back after the last test; each test
+    runs in a savepoint inside it (pytest-django's ``db``), so what one request changes is
+    gone before the next, as with Django's ``setUpTestData``. Building them for each of the
+    450 requests took most of the matrix's time."""
+    with django_db_blocker.unblock():
+        outer = transaction.atomic()
+        outer.__enter__()
+        alice, bob = make_user("alice"), make_user("bob")
+        tournament = make_tournament(
+            "herbst", 3, name="Herbstturnier", organizers=[alice], registration_open=True
+        )
+        make_tournament("anderes", name="Anderes Turnier", organizers=[bob])
+        seated = build_world(tournament)
+        secrets = []
+        for registration in seated.registrations:
+            n = registration.start_number
+            email, ddv = f"geheim{n}@example.org", f"98765{n}"
+            Player.objects.filter(pk=registration.player_id).update(email=email, ddv_number=ddv)
+            secrets += [email, ddv]
+        for table in seated.tables:
+            play(table, [{"contract": "normal", "re": [1, 3], "re_points": 130, "dealer": 1}])
+        document = GeneratedDocument.objects.create(
+            kind=GeneratedDocument.Kind.RESULTS, tournament=tournament, language="de",
+            fingerprint="matrix", status=GeneratedDocument.Status.DONE,
+        )  # fmt: skip
+    try:
+        yield Rows(alice, bob, tournament, seated.tables, seated.registrations, document, secrets)
+    finally:
+        with django_db_blocker.unblock():
+            transaction.set_rollback(True)
+            outer.__exit__(None, None, None)
+
+
 @pytest.fixture
-def world(
-    tournament: Tournament,
-    tables: list[Table],
-    other_tournament: Tournament,
-    alice_client: Client,
-    alice_api: APIClient,
-    bob_client: Client,
-    bob_api: APIClient,
-    other_captain_api: APIClient,
-    public_api: APIClient,
-) -> World:
-    """Alice's tournament open for self-registration; series 1 running with a game at each
-    table; her players with e-mail addresses and DDV numbers; Bob organizes another one."""
-    Tournament.objects.filter(pk=tournament.pk).update(registration_open=True)
-    tournament.refresh_from_db()
-    registrations = list(tournament.registrations.order_by("start_number"))
-    secrets = []
-    for registration in registrations:
-        n = registration.start_number
-        email, ddv = f"geheim{n}@example.org", f"98765{n}"
-        Player.objects.filter(pk=registration.player_id).update(email=email, ddv_number=ddv)
-        secrets += [email, ddv]
-    for table in tables:
-        play(table, [{"contract": "normal", "re": [1, 3], "re_points": 130, "dealer": 1}])
-    document = GeneratedDocument.objects.create(
-        kind=GeneratedDocument.Kind.RESULTS, tournament=tournament, language="de",
-        fingerprint="matrix", status=GeneratedDocument.Status.DONE,
-    )  # fmt: skip
-    document.file.save("results.pdf", ContentFile(b"%PDF-1.4\n%%EOF\n"))
+def world(db: None, rows: Rows) -> World:
+    """The world of one request: the rows, the document's file (in this test's media
+    directory) and fresh clients (a logout must not carry over to the next test)."""
+    rows.document.file.save("results.pdf", ContentFile(b"%PDF-1.4\n%%EOF\n"))
     return World(
-        tournament=tournament,
-        tables=tables,
-        registration=registrations[0],
-        player=registrations[0].player,
-        document=document,
-        secrets=secrets,
+        tournament=rows.tournament,
+        tables=rows.tables,
+        registration=rows.registrations[0],
+        player=rows.registrations[0].player,
+        document=rows.document,
+        secrets=rows.secrets,
         clients={
-            "owner": (alice_client, alice_api),
-            "other": (bob_client, bob_api),
-            "captain": (Client(), other_captain_api),  # no account: only his table's link
-            "anonymous": (Client(), public_api),
+            "owner": (page_client(rows.alice), api_client(user=rows.alice)),
+            "other": (page_client(rows.bob), api_client(user=rows.bob)),
+            # The captain of table 2 has no account, only his own table's link.
+            "captain": (page_client(), api_client(table=rows.tables[1])),
+            "anonymous": (page_client(), api_client()),
         },
     )
 
@@ -382,8 +411,11 @@ def test_route_matrix(world: World, route: Route, persona: str, method: str) -> 
     assert _matches(expected, response), (
         f"{method.upper()} {path} as {persona}: {response.status_code}, expected {expected}"
     )
-    if persona != "owner" and not getattr(response, "streaming", False):
-        body = response.content.decode(errors="replace")
+    # A streamed body (a download) is read to its end, which closes it as a WSGI server
+    # would; closing it by hand would also close the database connection, and with it the
+    # transaction that holds the world (see ``rows``).
+    content = b"".join(response.streaming_content) if response.streaming else response.content
+    if persona != "owner":
+        body = content.decode(errors="replace")
         leaked = [secret for secret in world.secrets if secret in body]
         assert not leaked, f"{method.upper()} {path} as {persona} shows {leaked}"
-    response.close()
