@@ -38,8 +38,7 @@ RUN_ALLOWED_HOSTS = $(or $(ALLOWED_HOSTS),localhost$(comma)127.0.0.1$(comma)[::1
 
 run: install
 	$(PYTHON) manage.py migrate --noinput
-	@# The demo command arrives with the tournaments issue; until then there is nothing to load.
-	@if $(PYTHON) manage.py help demo >/dev/null 2>&1; then $(PYTHON) manage.py demo --if-missing; fi
+	$(PYTHON) manage.py demo --if-missing
 	@echo ""
 	@echo "Doko-Turnier runs on $(RUN_SITE_URL)/  (demo tournament: /turniere/demo/)"
 	@echo "Organizer login: user 'demo', password 'demo' (created by the demo command)."
