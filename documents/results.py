@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 
 from documents.data import GameRow, ResultsInfo, SeriesStandings, StandingRow, TableGames
 from scoring.labels import CONTRACT_LABELS, SOLO_LABELS, label_of
+from scoring.totals import running_totals, seat_points
 from tournaments.models import Seat, Series, Tournament
 
 
@@ -159,7 +160,7 @@ def _table_games(tournament: Tournament) -> tuple[TableGames, ...]:
     )
     for game in games:
         tables[game.table_id] = (game.series.number, game.table.number)
-        scores = {int(k): int(v) for k, v in (game.scores or {}).items()}
+        scores = seat_points(game.scores)
         record = game.record if isinstance(game.record, dict) else {}
         reason = reasons.get((game.table_id, game.number), "")
         note = _game_note(record, names[game.table_id], reason)
@@ -184,21 +185,21 @@ def _table_games(tournament: Tournament) -> tuple[TableGames, ...]:
     result: list[TableGames] = []
     for table_id, (series_number, table_number) in sorted(tables.items(), key=lambda t: t[1]):
         positions = sorted(names[table_id])
-        totals = dict.fromkeys(positions, 0)
-        game_rows = []
-        for number, compulsory, value, scores, note in rows[table_id]:
-            for position, points in scores.items():
-                totals[position] = totals.get(position, 0) + points
-            game_rows.append(
-                GameRow(
-                    number=number,
-                    compulsory=compulsory,
-                    value=value,
-                    points=tuple(scores.get(p, 0) for p in positions),
-                    totals=tuple(totals[p] for p in positions),
-                    note=note,
-                )
+        table_rows = rows[table_id]
+        sums = running_totals((row[3] for row in table_rows), positions)  # row[3]: scores
+        game_rows = [
+            GameRow(
+                number=number,
+                compulsory=compulsory,
+                value=value,
+                points=summed.points,
+                totals=summed.totals,
+                note=note,
             )
+            for (number, compulsory, value, _scores, note), summed in zip(
+                table_rows, sums, strict=True
+            )
+        ]
         result.append(
             TableGames(
                 series_number=series_number,

@@ -24,6 +24,7 @@ PURE_CORES = {
     "rules": ("rules",),
     "tournaments/seating": ("tournaments.seating",),
     "scoring/ranking.py": (),
+    "scoring/totals.py": (),
 }
 
 

@@ -28,6 +28,7 @@ from scoring.models import Game
 from scoring.services import Actor, Door
 from scoring.services.entry import current_sheet, delete_last_game, preview_game, save_game
 from scoring.services.sheet import confirm_sheet, review, submit_sheet
+from scoring.totals import running_totals, seat_points
 from tournaments.models import Series, Table
 from tournaments.permissions import is_organizer
 from tournaments.services import Refusal, ServiceError
@@ -61,8 +62,8 @@ class SheetSeat:
 @dataclass(frozen=True)
 class SheetRow:
     game: Game
-    points: list[int]
-    totals: list[int]
+    points: tuple[int, ...]
+    totals: tuple[int, ...]
 
 
 @dataclass(frozen=True)
@@ -215,12 +216,9 @@ class SheetView(View):
         sheet = current_sheet(self.table)
         games = list(Game.objects.filter(table=self.table).order_by("number"))
         positions = [s.position for s in seats]
-        totals = [0] * len(positions)
-        rows = []
-        for game in games:
-            points = [int(game.scores.get(str(p), 0)) for p in positions]
-            totals = [a + b for a, b in zip(totals, points, strict=True)]
-            rows.append(SheetRow(game, points, totals))
+        sums = running_totals((seat_points(g.scores) for g in games), positions)
+        rows = [SheetRow(g, r.points, r.totals) for g, r in zip(games, sums, strict=True)]
+        totals = sums[-1].totals if sums else (0,) * len(positions)
         records = [{**g.record, "dealer": g.dealer} for g in games]
         report = review(self.table, sheet, records, len(seats))
         nxt, told = report.next, tell(report.findings, names)
