@@ -27,6 +27,8 @@ class RuleSet:
     normal_games_4: int = 20  # normal-rubric games at a four-player table
     normal_games_5: int = 25  # normal-rubric games at a five-player table (design decision 5)
     compulsory_solos: int = 1  # Pflichtsoli per player and series
+    playing_minutes_4: int = 100  # pure playing time of a series at four (TSR 8.5.1)
+    playing_minutes_5: int = 125  # ... and at five (TSR 10.1.5: 30 games at the same pace)
     # --- game value (spec 5) ---
     base_points: int = 1  # "gewonnen"
     under_points: int = 1  # per "unter 90/60/30" and "schwarz" of the loser
@@ -64,6 +66,10 @@ class RuleSet:
 
     def normal_games(self, table_size: int) -> int:
         return self.normal_games_5 if table_size == 5 else self.normal_games_4
+
+    def playing_minutes(self, table_size: int) -> int:
+        """Pure playing time of a series at a table of this size, in minutes."""
+        return self.playing_minutes_5 if table_size == 5 else self.playing_minutes_4
 
     def max_penalty_points(self) -> int:
         """Bound of one penalty component: the severe penalty with four Absagen (TSR 9.4),

@@ -114,6 +114,64 @@ class Penalty(models.Model):
         return f"{self.registration} {self.points} ({self.reason})"
 
 
+class Pause(models.Model):
+    """The whole hall stops (an interruption): every table still playing gets the time back
+    (``scoring.clock``). At most one pause of a series is open at a time."""
+
+    series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="pauses")
+    started_at = models.DateTimeField(_("paused at"))
+    ended_at = models.DateTimeField(_("resumed at"), null=True, blank=True)
+    reason = models.CharField(_("reason"), max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["series", "started_at"]
+        verbose_name = _("pause")
+        verbose_name_plural = _("pauses")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["series"], condition=Q(ended_at__isnull=True), name="pause_one_open"
+            ),
+            models.CheckConstraint(
+                condition=Q(ended_at__isnull=True) | Q(ended_at__gte=models.F("started_at")),
+                name="pause_ends_after_start",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.series}: {self.started_at:%H:%M}–{self.ended_at or ''}"
+
+
+#: The longest Nachspielzeit granted at once.
+MAX_EXTENSION_MINUTES = 60
+
+
+class Extension(models.Model):
+    """Nachspielzeit (TSR 8.5.1): extra time the referee grants one table, for example the
+    length of a reclamation interruption. Several add up."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="extensions")
+    minutes = models.PositiveSmallIntegerField(_("minutes"))
+    reason = models.CharField(_("reason"), max_length=200)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["table", "created_at"]
+        verbose_name = _("extension")
+        verbose_name_plural = _("extensions")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(minutes__gte=1) & Q(minutes__lte=MAX_EXTENSION_MINUTES),
+                name="extension_minutes_range",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} +{self.minutes} ({self.reason})"
+
+
 class PlayerScore(models.Model):
     """A player's points from one game row or one penalty: what the standings add up in a
     single aggregate query."""

@@ -9,14 +9,14 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
-from django.utils import timezone
 from django.utils.functional import Promise
 
-from scoring.clock import SeriesClock, series_clock
+from scoring.clock import HallClock
 from scoring.messages import ToldFinding, tell
 from scoring.models import Game, ScoreSheet
 from scoring.rulesets import ruleset_for
 from scoring.services.sheet import review
+from scoring.timing import series_clock
 from tournaments.models import Player, Series, Table
 
 # A table is "behind the field" when it is more than this many games short of where the
@@ -62,7 +62,7 @@ class SeriesProgress:
     entered: int
     expected: int
     confirmed: int
-    clock: SeriesClock | None
+    clock: HallClock | None
     order: str
     running: bool
     behind_games: int = BEHIND_GAMES
@@ -138,11 +138,7 @@ def series_progress(series: Series, order: str = ORDER_ATTENTION) -> SeriesProgr
         flags = behind_the_field([(r.entered, r.expected, r.in_play) for r in rows])
         for row, flag in zip(rows, flags, strict=True):
             row.behind = flag
-    clock = (
-        series_clock(series.starts_at, series.time_limit_minutes, timezone.now())
-        if running
-        else None
-    )
+    clock = series_clock(series) if running else None
     return SeriesProgress(
         rows=order_rows(rows, order if order in ORDERS else ORDER_ATTENTION),
         entered=sum(r.entered for r in rows),

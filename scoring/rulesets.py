@@ -10,7 +10,7 @@ from rules.ruleset import PRESETS, RuleSet
 from tournaments.models import Tournament
 
 #: Overrides an organizer may set per tournament (everything else comes from the preset).
-OVERRIDABLE = ("normal_games_4", "normal_games_5")
+OVERRIDABLE = ("normal_games_4", "normal_games_5", "playing_minutes_4", "playing_minutes_5")
 
 
 @lru_cache(maxsize=256)

@@ -25,6 +25,7 @@ PURE_CORES = {
     "tournaments/seating": ("tournaments.seating",),
     "scoring/ranking.py": (),
     "scoring/totals.py": (),
+    "scoring/clock.py": (),
 }
 
 

@@ -199,8 +199,10 @@ class Series(models.Model):
     status = models.CharField(
         _("status"), max_length=20, choices=Status.choices, default=Status.PLANNED
     )
+    # The referee's signal (TSR 8.5.1): every table's playing time runs from here.
     starts_at = models.DateTimeField(_("start time"), null=True, blank=True)
-    time_limit_minutes = models.PositiveSmallIntegerField(_("time limit (minutes)"), default=100)
+    # The organizers called time for the whole series (the tables' sheets carry the flag).
+    time_called_at = models.DateTimeField(_("time called"), null=True, blank=True)
     seed = models.BigIntegerField(_("draw seed"), null=True, blank=True)
     draw_version = models.CharField(_("draw algorithm version"), max_length=20, blank=True)
     draw_mode = models.CharField(_("draw mode"), max_length=20, blank=True)

@@ -185,6 +185,9 @@ def call_time(series: Series, *, actor: Actor) -> int:
     """Time is up for the whole series (TSR 8.5.1): every table that has not finished gets
     the time-out flag. Returns the number of tables concerned."""
     require_running(series, refusal=Refusal.INVALID)
+    if series.time_called_at is None:
+        series.time_called_at = timezone.now()
+        series.save(update_fields=["time_called_at"])
     count = 0
     for table in series.tables.select_related("series__tournament"):
         sheet = lock_sheet(table)

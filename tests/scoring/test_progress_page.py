@@ -10,7 +10,6 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 from freezegun import freeze_time
 
-from scoring.clock import series_clock
 from scoring.progress import behind_the_field
 from scoring.services import Actor, Door
 from scoring.services.entry import save_game
@@ -19,28 +18,6 @@ from tests.factories import build_world, make_tournament, page_client
 CAPTAIN = Actor(Door.CAPTAIN, seat=4, device="captain-phone")
 GAME = {"contract": "normal", "re": [1, 3], "announcements": {"re": "ansage"}, "re_points": 130}
 START = datetime.datetime(2026, 11, 28, 10, 0, tzinfo=datetime.UTC)
-
-
-# --- the clock (pure) ------------------------------------------------------------------
-
-
-def test_no_clock_before_the_series_starts() -> None:
-    assert series_clock(None, 100, START) is None
-
-
-def test_time_left_rounds_up_to_whole_minutes() -> None:
-    clock = series_clock(START, 100, START + datetime.timedelta(minutes=58, seconds=1))
-    assert clock is not None
-    assert clock.ends_at == START + datetime.timedelta(minutes=100)
-    assert clock.remaining_minutes == 42 and not clock.is_up
-    last_second = series_clock(START, 100, START + datetime.timedelta(minutes=99, seconds=59))
-    assert last_second is not None and last_second.remaining_minutes == 1
-
-
-def test_time_up_counts_the_overdue_minutes() -> None:
-    clock = series_clock(START, 100, START + datetime.timedelta(minutes=107, seconds=30))
-    assert clock is not None
-    assert clock.is_up and clock.remaining_minutes == 0 and clock.overdue_minutes == 7
 
 
 # --- behind the field (pure) -----------------------------------------------------------
@@ -94,7 +71,6 @@ def test_time_left_shown_once_the_series_started(world) -> None:
     series = tournament.series.get(number=1)
     with freeze_time("2026-11-28 10:00:00"):
         series.starts_at = timezone.now()
-        series.time_limit_minutes = 100
         series.save()
     with freeze_time("2026-11-28 10:58:30"):
         html = client.get(URL).content.decode()

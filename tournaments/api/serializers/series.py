@@ -17,7 +17,7 @@ class SeriesSerializer(serializers.ModelSerializer[Series]):
     class Meta:
         model = Series
         fields = [
-            "number", "status", "starts_at", "time_limit_minutes", "seed", "draw_mode",
+            "number", "status", "starts_at", "time_called_at", "seed", "draw_mode",
             "draw_version", "repeats", "drawn_at", "closed_at", "table_count",
         ]  # fmt: skip
         read_only_fields = fields

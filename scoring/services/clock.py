@@ -1,0 +1,113 @@
+"""The referee's hand on the clock (TSR 8.5.1): Nachspielzeit for one table, a pause of the
+whole hall and its end. Only organizers act; every change is in the audit log."""
+
+from __future__ import annotations
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from scoring.models import MAX_EXTENSION_MINUTES, AuditEntry, Extension, Pause
+from scoring.services import Actor
+from tournaments.models import Series, Table
+from tournaments.services import Refusal, ServiceError
+from tournaments.services.lifecycle import require_running
+
+MAX_REASON = 200
+
+
+def _organizer(actor: Actor) -> None:
+    if not actor.is_organizer:
+        raise ServiceError(
+            "forbidden", _("Only organizers can change the clock."), refusal=Refusal.FORBIDDEN
+        )
+
+
+def _locked_series(series: Series) -> Series:
+    """The series row locked: pauses and extensions of one series happen one after another."""
+    return Series.objects.select_for_update().select_related("tournament").get(pk=series.pk)
+
+
+def _audit(series: Series, table: Table | None, action: str, actor: Actor, after: dict[str, object], reason: str = "") -> None:  # fmt: skip
+    AuditEntry.objects.create(
+        tournament_id=series.tournament_id,
+        table=table,
+        action=action,
+        after=after,
+        user=actor.user if getattr(actor.user, "pk", None) else None,
+        via=actor.describe(table.number if table else None),
+        device=actor.device,
+        reason=reason,
+    )
+
+
+@transaction.atomic
+def extend_table(table: Table, *, minutes: int, reason: str, actor: Actor) -> Extension:
+    """Grant one table Nachspielzeit (for example the length of a reclamation interruption);
+    several extensions add up."""
+    _organizer(actor)
+    series = _locked_series(table.series)
+    require_running(series)
+    if not 1 <= minutes <= MAX_EXTENSION_MINUTES:
+        raise ServiceError(
+            "extension_minutes",
+            _("Nachspielzeit is 1 to %(max)d minutes at a time.") % {"max": MAX_EXTENSION_MINUTES},
+            field="minutes",
+            refusal=Refusal.INVALID,
+        )
+    reason = reason.strip()
+    if not reason or len(reason) > MAX_REASON:
+        raise ServiceError(
+            "reason_required",
+            _("Say why the table gets more time (at most %(max)d characters).")
+            % {"max": MAX_REASON},
+            field="reason",
+            refusal=Refusal.INVALID,
+        )
+    extension = Extension.objects.create(
+        table=table,
+        minutes=minutes,
+        reason=reason,
+        created_by=actor.user if getattr(actor.user, "pk", None) else None,
+    )
+    _audit(series, table, "scoring.clock.extended", actor, {"minutes": minutes}, reason)
+    return extension
+
+
+@transaction.atomic
+def pause_hall(series: Series, *, reason: str, actor: Actor) -> Pause:
+    """Stop the clock of every table (an interruption of the whole hall)."""
+    _organizer(actor)
+    series = _locked_series(series)
+    require_running(series)
+    if Pause.objects.filter(series=series, ended_at__isnull=True).exists():
+        raise ServiceError(
+            "already_paused", _("The clock is already paused."), refusal=Refusal.CONFLICT
+        )
+    reason = reason.strip()[:MAX_REASON]
+    try:
+        with transaction.atomic():
+            pause = Pause.objects.create(series=series, started_at=timezone.now(), reason=reason)
+    except IntegrityError:  # the database's own guard: one open pause per series
+        raise ServiceError(
+            "already_paused", _("The clock is already paused."), refusal=Refusal.CONFLICT
+        ) from None
+    _audit(
+        series, None, "scoring.clock.paused", actor, {"at": pause.started_at.isoformat()}, reason
+    )
+    return pause
+
+
+@transaction.atomic
+def resume_hall(series: Series, *, actor: Actor) -> Pause:
+    """Let the clock run on; every table still playing ends later by the pause's length."""
+    _organizer(actor)
+    series = _locked_series(series)
+    require_running(series)
+    pause = Pause.objects.filter(series=series, ended_at__isnull=True).first()
+    if pause is None:
+        raise ServiceError("not_paused", _("The clock is not paused."), refusal=Refusal.CONFLICT)
+    pause.ended_at = max(timezone.now(), pause.started_at)
+    pause.save(update_fields=["ended_at"])
+    _audit(series, None, "scoring.clock.resumed", actor, {"at": pause.ended_at.isoformat()})
+    return pause
