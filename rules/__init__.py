@@ -115,7 +115,7 @@ from rules.contracts import (
     SoloType,
 )
 from rules.errors import ERROR_CODES, EngineError
-from rules.gamerecord import Extras, GameRecord, Penalty, record_to_json
+from rules.gamerecord import Extras, GameRecord, SeatPoints, record_to_json
 from rules.penalties import PenaltyClass, PenaltyDecision, minor_penalty, severe_penalty
 from rules.record import parse_record
 from rules.ruleset import DDV, PRESETS, DulleRule, RuleSet, get_ruleset
@@ -163,12 +163,12 @@ __all__ = [
     "Item",
     "NextGame",
     "Party",
-    "Penalty",
     "PenaltyClass",
     "PenaltyDecision",
     "Rank",
     "Rubric",
     "RuleSet",
+    "SeatPoints",
     "SeriesReport",
     "Severity",
     "SoloType",

@@ -32,8 +32,10 @@ NO_EXTRAS = Extras()
 
 
 @dataclass(frozen=True, slots=True)
-class Penalty:
-    """A penalty component (spec 9) or an unsportsmanlike deduction for one seat."""
+class SeatPoints:
+    """Points for one seat outside the game's value: a penalty component (spec 9; the
+    components of one decision sum to zero) or a deduction (TSR 9.7; no counter-credit).
+    A record keeps the two apart (``GameRecord.penalties`` and ``GameRecord.deductions``)."""
 
     seat: int
     points: int
@@ -65,8 +67,8 @@ class GameRecord:
     re_tricks: int | None = None
     extras_re: Extras = NO_EXTRAS
     extras_kontra: Extras = NO_EXTRAS
-    penalties: tuple[Penalty, ...] = ()
-    deductions: tuple[Penalty, ...] = ()
+    penalties: tuple[SeatPoints, ...] = ()
+    deductions: tuple[SeatPoints, ...] = ()
     bock: int = 0
     not_played: bool = False
     entered_scores: tuple[int, ...] | None = None

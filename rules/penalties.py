@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from rules.gamerecord import Penalty
+from rules.gamerecord import SeatPoints
 from rules.ruleset import RuleSet
 
 
@@ -27,7 +27,7 @@ class PenaltyClass(StrEnum):
 class PenaltyDecision:
     """The components to record and whether the game counts as not played."""
 
-    components: tuple[Penalty, ...]
+    components: tuple[SeatPoints, ...]
     not_played: bool
 
 
@@ -43,7 +43,7 @@ def minor_penalty(
     opponent's violation that can hurt the soloist: violator -3, soloist +3, others 0."""
     points = ruleset.minor_penalty
     if soloist is not None and violator != soloist and can_hurt_soloist:
-        return PenaltyDecision((Penalty(violator, -points), Penalty(soloist, points)), False)
+        return PenaltyDecision((SeatPoints(violator, -points), SeatPoints(soloist, points)), False)
     return PenaltyDecision(_spread(violator, active, points), False)
 
 
@@ -66,17 +66,17 @@ def severe_penalty(
         raise ValueError("absagen must be 0..4")
     points = ruleset.severe_penalty + ruleset.severe_penalty_per_absage * absagen
     if soloist is not None and violator != soloist:
-        return PenaltyDecision((Penalty(violator, -points), Penalty(soloist, points)), False)
+        return PenaltyDecision((SeatPoints(violator, -points), SeatPoints(soloist, points)), False)
     return PenaltyDecision(_spread(violator, active, points), True)
 
 
-def _spread(violator: int, active: Sequence[int], points: int) -> tuple[Penalty, ...]:
+def _spread(violator: int, active: Sequence[int], points: int) -> tuple[SeatPoints, ...]:
     others = [seat for seat in active if seat != violator]
     if not others or points % len(others):
         raise ValueError("penalty cannot be spread evenly over the other players")
     share = points // len(others)
-    return (Penalty(violator, -points), *(Penalty(seat, share) for seat in others))
+    return (SeatPoints(violator, -points), *(SeatPoints(seat, share) for seat in others))
 
 
-def penalties_to_json(components: Sequence[Penalty]) -> list[dict[str, int]]:
+def penalties_to_json(components: Sequence[SeatPoints]) -> list[dict[str, int]]:
     return [{"seat": c.seat, "points": c.points} for c in components]

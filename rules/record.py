@@ -10,12 +10,12 @@ from rules.cards import TOTAL_AUGEN, TRICKS, max_augen, min_augen
 from rules.contracts import LEVEL_FROM_JSON, AnnouncementLevel, Contract, SoloType
 from rules.deck import augen_possible, doppelkoepfe_possible, doppelkopf_shape
 from rules.errors import EngineError, InvalidInput, fail
-from rules.gamerecord import NO_EXTRAS, Extras, GameRecord, Penalty, record_to_json
+from rules.gamerecord import NO_EXTRAS, Extras, GameRecord, SeatPoints, record_to_json
 from rules.ruleset import RuleSet
 
 # The record types live in ``rules.gamerecord``; they are re-exported here so that
 # ``from rules.record import GameRecord, parse_record`` keeps working.
-__all__ = ["NO_EXTRAS", "Extras", "GameRecord", "Penalty", "parse_record", "record_to_json"]
+__all__ = ["NO_EXTRAS", "Extras", "GameRecord", "SeatPoints", "parse_record", "record_to_json"]
 
 _GAME_FACTS = (
     "contract",
@@ -437,7 +437,7 @@ def _parse_party_extras(value: object, field: str) -> Extras:
 
 def _parse_rows(
     data: dict[object, object], rs: RuleSet, seats: tuple[int, ...], sitting_out: int | None
-) -> tuple[tuple[Penalty, ...], tuple[Penalty, ...], tuple[int, ...] | None]:
+) -> tuple[tuple[SeatPoints, ...], tuple[SeatPoints, ...], tuple[int, ...] | None]:
     penalties = _parse_components(data, "penalties", seats, sitting_out)
     limit = rs.max_penalty_points()
     for i, p in enumerate(penalties):
@@ -469,11 +469,11 @@ def _parse_rows(
 
 def _parse_components(
     data: dict[object, object], key: str, seats: tuple[int, ...], sitting_out: int | None
-) -> tuple[Penalty, ...]:
+) -> tuple[SeatPoints, ...]:
     value = data.get(key)
     if value is None:
         return ()
-    items: list[Penalty] = []
+    items: list[SeatPoints] = []
     for i, raw in enumerate(_check_list(value, key)):
         field = f"{key}.{i}"
         item = _check_dict(raw, field)
@@ -486,5 +486,5 @@ def _parse_components(
         seat = _check_seat(item["seat"], f"{field}.seat", seats)
         if seat == sitting_out:
             fail("seat_sitting_out", f"{field}.seat")
-        items.append(Penalty(seat, _check_int(item["points"], f"{field}.points")))
+        items.append(SeatPoints(seat, _check_int(item["points"], f"{field}.points")))
     return tuple(items)

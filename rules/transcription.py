@@ -51,7 +51,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from rules.errors import EngineError, InvalidInput, fail
-from rules.gamerecord import Penalty
+from rules.gamerecord import SeatPoints
 from rules.replay import (
     Finding,
     GameFacts,
@@ -90,7 +90,7 @@ class TranscribedRow:
     compulsory: bool = False
     forced: bool = False
     not_played: bool = False
-    deductions: tuple[Penalty, ...] = ()
+    deductions: tuple[SeatPoints, ...] = ()
 
     @property
     def sitting_out(self) -> int | None:
@@ -192,12 +192,12 @@ def _bool(data: dict[object, object], key: str) -> bool:
     return value
 
 
-def _deductions(value: object, seats: tuple[int, ...], rs: RuleSet) -> tuple[Penalty, ...]:
+def _deductions(value: object, seats: tuple[int, ...], rs: RuleSet) -> tuple[SeatPoints, ...]:
     if value is None:
         return ()
     if type(value) is not list:
         fail("wrong_type", "deductions", "deductions must be a list.")
-    items: list[Penalty] = []
+    items: list[SeatPoints] = []
     for i, raw in enumerate(value):
         field = f"deductions.{i}"
         if type(raw) is not dict:
@@ -216,7 +216,7 @@ def _deductions(value: object, seats: tuple[int, ...], rs: RuleSet) -> tuple[Pen
                 f"{field}.points",
                 f"A deduction is between -{rs.max_deduction} and -1 points.",
             )
-        items.append(Penalty(seat, points))
+        items.append(SeatPoints(seat, points))
     return tuple(items)
 
 
