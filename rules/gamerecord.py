@@ -63,7 +63,7 @@ class GameRecord:
     kontra: tuple[int, ...] = ()
     re_level: AnnouncementLevel = AnnouncementLevel.NONE
     kontra_level: AnnouncementLevel = AnnouncementLevel.NONE
-    re_points: int = 0
+    re_augen: int = 0  # Re's Augen (card points, 0..240); JSON key "re_points" (see docs)
     re_tricks: int | None = None
     extras_re: Extras = NO_EXTRAS
     extras_kontra: Extras = NO_EXTRAS
@@ -115,13 +115,13 @@ class GameRecord:
 
     @property
     def re_has_trick(self) -> bool:
-        return self.re_tricks > 0 if self.re_tricks is not None else self.re_points > 0
+        return self.re_tricks > 0 if self.re_tricks is not None else self.re_augen > 0
 
     @property
     def kontra_has_trick(self) -> bool:
         if self.re_tricks is not None:
             return self.re_tricks < TRICKS
-        return self.re_points < TOTAL_AUGEN
+        return self.re_augen < TOTAL_AUGEN
 
 
 def record_to_json(record: GameRecord) -> dict[str, object]:
@@ -141,7 +141,7 @@ def record_to_json(record: GameRecord) -> dict[str, object]:
             data["hochzeit_partner_trick"] = record.hochzeit_partner_trick
         data["re"] = list(record.re)
         data["announcements"] = {"re": record.re_level.json, "kontra": record.kontra_level.json}
-        data["re_points"] = record.re_points
+        data["re_points"] = record.re_augen
         if record.re_tricks is not None:
             data["re_tricks"] = record.re_tricks
         if record.extras_re != NO_EXTRAS or record.extras_kontra != NO_EXTRAS:

@@ -94,42 +94,42 @@ def _parse(data: object, rs: RuleSet, require_dealer: bool) -> GameRecord:
     kontra = tuple(s for s in seats if s != sitting_out and s not in re)
     re_level, kontra_level = _parse_announcements(data)
 
-    re_points = _req_int(data, "re_points")
-    if not 0 <= re_points <= TOTAL_AUGEN:
+    re_augen = _req_int(data, "re_points")
+    if not 0 <= re_augen <= TOTAL_AUGEN:
         fail("re_points_out_of_range", "re_points", f"re_points must be 0..{TOTAL_AUGEN}.")
-    if not augen_possible(re_points):
-        fail("re_points_impossible", "re_points", f"No cards of the deck hold {re_points} Augen.")
+    if not augen_possible(re_augen):
+        fail("re_points_impossible", "re_points", f"No cards of the deck hold {re_augen} Augen.")
     re_tricks = _opt_int(data, "re_tricks")
     if re_tricks is None:  # no trick only with 0 Augen, all tricks only with 240
-        if re_points == 0:
+        if re_augen == 0:
             lo = hi = 0
-        elif re_points == TOTAL_AUGEN:
+        elif re_augen == TOTAL_AUGEN:
             lo = hi = TRICKS
         else:
             lo, hi = 1, TRICKS - 1
     else:
         if not 0 <= re_tricks <= TRICKS:
             fail("re_tricks_out_of_range", "re_tricks", f"re_tricks must be 0..{TRICKS}.")
-        if not augen_possible(re_points, re_tricks):
+        if not augen_possible(re_augen, re_tricks):
             fail(
                 "points_tricks_inconsistent",
                 "re_tricks",
                 f"{re_tricks} tricks hold {min_augen(re_tricks)}..{max_augen(re_tricks)} Augen, "
-                f"but never {re_points}.",
+                f"but never {re_augen}.",
             )
         lo = hi = re_tricks
     if contract is Contract.HOCHZEIT:
         need = partner_trick if partner_trick is not None else rs.hochzeit_clarification_tricks
         lo = max(lo, need)
-        if not any(augen_possible(re_points, n) for n in range(lo, hi + 1)):
+        if not any(augen_possible(re_augen, n) for n in range(lo, hi + 1)):
             fail(
                 "hochzeit_tricks_inconsistent",
                 "re_tricks" if re_tricks is not None else "re_points",
                 f"Re won at least the first {need} trick(s) of this Hochzeit.",
             )
     # the trick counts Re can have: as entered, or any that holds the Augen (interpretation 5)
-    re_trick_counts = tuple(n for n in range(lo, hi + 1) if augen_possible(re_points, n))
-    extras_re, extras_kontra = _parse_extras(data, rs, solo_scoring, re_points, re_trick_counts)
+    re_trick_counts = tuple(n for n in range(lo, hi + 1) if augen_possible(re_augen, n))
+    extras_re, extras_kontra = _parse_extras(data, rs, solo_scoring, re_augen, re_trick_counts)
     penalties, deductions, scores = _parse_rows(data, rs, seats, sitting_out)
     bock = _opt_int(data, "bock") or 0
     if not 0 <= bock <= rs.bock_max:
@@ -147,7 +147,7 @@ def _parse(data: object, rs: RuleSet, require_dealer: bool) -> GameRecord:
         kontra=kontra,
         re_level=re_level,
         kontra_level=kontra_level,
-        re_points=re_points,
+        re_augen=re_augen,
         re_tricks=re_tricks,
         extras_re=extras_re,
         extras_kontra=extras_kontra,
@@ -334,7 +334,7 @@ def _parse_extras(
     data: dict[object, object],
     rs: RuleSet,
     solo_scoring: bool,
-    re_points: int,
+    re_augen: int,
     re_trick_counts: tuple[int, ...],
 ) -> tuple[Extras, Extras]:
     """``re_trick_counts``: the numbers of tricks Re can have won (ascending, not empty)."""
@@ -349,8 +349,8 @@ def _parse_extras(
     kontra = _parse_party_extras(raw.get("kontra"), "extras.kontra")
     if (re is not NO_EXTRAS or kontra is not NO_EXTRAS) and (solo_scoring or not rs.sonderpunkte):
         fail("extras_not_allowed", "extras")
-    re_holds = (re_points, re_trick_counts[-1])
-    kontra_holds = (TOTAL_AUGEN - re_points, TRICKS - re_trick_counts[0])
+    re_holds = (re_augen, re_trick_counts[-1])
+    kontra_holds = (TOTAL_AUGEN - re_augen, TRICKS - re_trick_counts[0])
     for party, extras, (augen, max_tricks) in (
         ("re", re, re_holds),
         ("kontra", kontra, kontra_holds),
@@ -375,12 +375,12 @@ def _parse_extras(
         field = "extras.re.karlchen" if re.karlchen > rs.max_karlchen else "extras.kontra.karlchen"
         fail("karlchen_total_exceeded", field, f"At most {rs.max_karlchen} Karlchen per game.")
     if re.doppelkopf or kontra.doppelkopf:
-        _check_doppelkoepfe(rs, re_points, re_trick_counts, re.doppelkopf, kontra.doppelkopf)
+        _check_doppelkoepfe(rs, re_augen, re_trick_counts, re.doppelkopf, kontra.doppelkopf)
     return re, kontra
 
 
 def _check_doppelkoepfe(
-    rs: RuleSet, re_points: int, re_trick_counts: tuple[int, ...], re_dk: int, kontra_dk: int
+    rs: RuleSet, re_augen: int, re_trick_counts: tuple[int, ...], re_dk: int, kontra_dk: int
 ) -> None:
     """The Doppelköpfe against the deck (``rules.deck``): each takes four of the 16 aces and
     tens, so at most four per game, and they must fit the parties' Augen and tricks."""
@@ -397,7 +397,7 @@ def _check_doppelkoepfe(
 
     def possible(re_count: int, kontra_count: int) -> bool:
         return any(
-            doppelkoepfe_possible(shape, n, re_points, re_count, kontra_count)
+            doppelkoepfe_possible(shape, n, re_augen, re_count, kontra_count)
             for n in re_trick_counts
         )
 
@@ -413,7 +413,7 @@ def _check_doppelkoepfe(
         fail(
             "doppelkopf_inconsistent",
             "extras",
-            f"Re's {re_points} Augen leave no room for {re_dk} Doppelkopf/-köpfe of Re and "
+            f"Re's {re_augen} Augen leave no room for {re_dk} Doppelkopf/-köpfe of Re and "
             f"{kontra_dk} of Kontra together (four aces or tens each).",
         )
 

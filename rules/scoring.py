@@ -82,10 +82,10 @@ class GameResult:
 
 def winner(record: GameRecord) -> Party | None:
     """The winning party (spec 4), ``None`` when both parties missed their Absagen."""
-    re_points = record.re_points
+    re_augen = record.re_augen
     return _winner(
-        re_points,
-        TOTAL_AUGEN - re_points,
+        re_augen,
+        TOTAL_AUGEN - re_augen,
         record.re_level,
         record.kontra_level,
         record.re_has_trick,
@@ -101,8 +101,8 @@ def _defeats(absage: AnnouncementLevel, points: int, has_trick: bool) -> bool:
 
 
 def _winner(
-    re_points: int,
-    kontra_points: int,
+    re_augen: int,
+    kontra_augen: int,
     re_level: AnnouncementLevel,
     kontra_level: AnnouncementLevel,
     re_trick: bool,
@@ -110,17 +110,17 @@ def _winner(
 ) -> Party | None:
     only_kontra = kontra_level is _ANSAGE and re_level is _NONE
     if re_level > _ANSAGE:
-        re_wins = not _defeats(re_level, kontra_points, kontra_trick)
+        re_wins = not _defeats(re_level, kontra_augen, kontra_trick)
     elif kontra_level > _ANSAGE:
-        re_wins = _defeats(kontra_level, re_points, re_trick)
+        re_wins = _defeats(kontra_level, re_augen, re_trick)
     else:
-        re_wins = re_points >= _HALF if only_kontra else re_points > _HALF
+        re_wins = re_augen >= _HALF if only_kontra else re_augen > _HALF
     if re_wins:
         return RE
     if kontra_level > _ANSAGE:
-        kontra_wins = not _defeats(kontra_level, re_points, re_trick)
+        kontra_wins = not _defeats(kontra_level, re_augen, re_trick)
     elif re_level > _ANSAGE:
-        kontra_wins = _defeats(re_level, kontra_points, kontra_trick)
+        kontra_wins = _defeats(re_level, kontra_augen, kontra_trick)
     else:
         kontra_wins = True  # without Absagen exactly one party wins
     return KONTRA if kontra_wins else None
@@ -135,32 +135,32 @@ def score(record: GameRecord, ruleset: RuleSet) -> GameResult:
         _add_components(scores, record)
         return GameResult(None, 0, scores, ())
 
-    re_points = record.re_points
-    kontra_points = TOTAL_AUGEN - re_points
+    re_augen = record.re_augen
+    kontra_augen = TOTAL_AUGEN - re_augen
     re_level = record.re_level
     kontra_level = record.kontra_level
     re_trick = record.re_has_trick
     kontra_trick = record.kontra_has_trick
-    won = _winner(re_points, kontra_points, re_level, kontra_level, re_trick, kontra_trick)
+    won = _winner(re_augen, kontra_augen, re_level, kontra_level, re_trick, kontra_trick)
 
     items: list[BreakdownItem] = []
     if won is None:  # spec 7.1.3 / 5.3: only the "under" and "reached" items of each party
-        _under(items, RE, kontra_points, kontra_trick, rs)
-        _reached(items, RE, re_points, kontra_level, rs)
-        _under(items, KONTRA, re_points, re_trick, rs)
-        _reached(items, KONTRA, kontra_points, re_level, rs)
+        _under(items, RE, kontra_augen, kontra_trick, rs)
+        _reached(items, RE, re_augen, kontra_level, rs)
+        _under(items, KONTRA, re_augen, re_trick, rs)
+        _reached(items, KONTRA, kontra_augen, re_level, rs)
     else:
         if won is RE:
             own, loser_points, loser_trick, loser_level = (
-                re_points,
-                kontra_points,
+                re_augen,
+                kontra_augen,
                 kontra_trick,
                 kontra_level,
             )
         else:
             own, loser_points, loser_trick, loser_level = (
-                kontra_points,
-                re_points,
+                kontra_augen,
+                re_augen,
                 re_trick,
                 re_level,
             )

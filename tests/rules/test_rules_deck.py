@@ -415,7 +415,7 @@ def test_facts_of_real_tricks_are_accepted(
         data["extras"] = dk(doppelkoepfe[True], doppelkoepfe[False])
     result = parse_record(data, DDV)
     assert isinstance(result, GameRecord), result
-    assert (result.re_points, result.re_has_trick) == (points, n > 0)
+    assert (result.re_augen, result.re_has_trick) == (points, n > 0)
     if contract != "solo":
         assert result.extras_re.doppelkopf == doppelkoepfe[True]
         assert result.extras_kontra.doppelkopf == doppelkoepfe[False]

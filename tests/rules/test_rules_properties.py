@@ -103,15 +103,15 @@ def records(
     return data
 
 
-def most_doppelkoepfe(re_tricks: int, re_points: int, re_count: int | None = None) -> int:
+def most_doppelkoepfe(re_tricks: int, re_augen: int, re_count: int | None = None) -> int:
     """Most Doppelköpfe the deck allows Re (``re_count`` None) or Kontra next to Re's."""
     shape = doppelkopf_shape(DDV.doppelkopf_augen)
     assert shape is not None
     counts = range(shape.per_game, 0, -1)
     if re_count is None:
-        ok = (k for k in counts if doppelkoepfe_possible(shape, re_tricks, re_points, k, 0))
+        ok = (k for k in counts if doppelkoepfe_possible(shape, re_tricks, re_augen, k, 0))
     else:
-        ok = (k for k in counts if doppelkoepfe_possible(shape, re_tricks, re_points, re_count, k))
+        ok = (k for k in counts if doppelkoepfe_possible(shape, re_tricks, re_augen, re_count, k))
     return next(ok, 0)
 
 
@@ -150,7 +150,7 @@ def same_parity(scorer: Scorer, rec: GameRecord) -> bool:
 
 def monotonic(scorer: Scorer, rec: GameRecord, more: int) -> bool:
     """More Re Augen under the same announcements never turn a Re win into a loss."""
-    richer = replace(rec, re_points=min(rec.re_points + more, 240))
+    richer = replace(rec, re_augen=min(rec.re_augen + more, 240))
     low, high = scorer(rec).winner, scorer(richer).winner
     re_kept = low is not Party.RE or high is Party.RE
     kontra_kept = high is not Party.KONTRA or low is Party.KONTRA
@@ -184,7 +184,7 @@ def mirror(rec: GameRecord) -> GameRecord:
         rec,
         re=rec.kontra,
         kontra=rec.re,
-        re_points=240 - rec.re_points,
+        re_augen=240 - rec.re_augen,
         re_tricks=None if rec.re_tricks is None else 12 - rec.re_tricks,
         re_level=rec.kontra_level,
         kontra_level=rec.re_level,
@@ -213,7 +213,7 @@ def mirrored(scorer: Scorer, rec: GameRecord) -> bool:
 def tie_free(rec: GameRecord) -> bool:
     no_absagen = rec.re_level <= AnnouncementLevel.ANSAGE >= rec.kontra_level
     symmetric_ann = bool(rec.re_level) == bool(rec.kontra_level)
-    return not (rec.re_points == 120 and no_absagen and symmetric_ann)
+    return not (rec.re_augen == 120 and no_absagen and symmetric_ann)
 
 
 # --- real tests ------------------------------------------------------------------------
@@ -266,7 +266,7 @@ def test_mirror_of_a_valid_record_is_valid() -> None:
         }
     )
     m = mirror(rec)
-    assert (m.re, m.kontra, m.re_points, m.kontra_level) == ((2, 4), (1, 3), 40, rec.re_level)
+    assert (m.re, m.kontra, m.re_augen, m.kontra_level) == ((2, 4), (1, 3), 40, rec.re_level)
 
 
 # --- each property can fail --------------------------------------------------------------
@@ -295,7 +295,7 @@ def test_parity_catches_a_wrong_solo_factor() -> None:
 
 def test_monotonic_catches_points_read_from_the_wrong_side() -> None:
     def inverted(rec: GameRecord) -> GameResult:
-        return engine(replace(rec, re_points=240 - rec.re_points))
+        return engine(replace(rec, re_augen=240 - rec.re_augen))
 
     strategy = st.tuples(
         records(contracts=("normal",), extras=False, penalties=("none",)).map(
