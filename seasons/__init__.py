@@ -1,0 +1,1 @@
+"""Seasons: ranking lists across tournaments (Turnierserie, Cup, DDV-Rangliste)."""
