@@ -18,7 +18,7 @@ from typing import Any
 
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from scoring.labels import CONTRACT_LABELS, SOLO_LABELS
 from scoring.models import AuditEntry, ScoreSheet
@@ -43,7 +43,13 @@ ACTIONS: dict[str, ActionKind] = {
         "closed-unconfirmed", gettext_lazy("Sheet closed without confirmation")
     ),
     "scoring.penalty.created": ActionKind("penalty", gettext_lazy("Penalty points")),
+    "scoring.clock.extended": ActionKind("extension", gettext_lazy("Nachspielzeit granted")),
+    "scoring.clock.paused": ActionKind("clock-paused", gettext_lazy("Clock paused")),
+    "scoring.clock.resumed": ActionKind("clock-resumed", gettext_lazy("Clock resumed")),
 }
+
+#: Changes of a whole series, recorded without a table: the series is in their data.
+SERIES_ACTIONS = ("scoring.penalty.created", "scoring.clock.paused", "scoring.clock.resumed")
 
 
 def action_label(code: str) -> str:
@@ -304,6 +310,14 @@ def describe_details(
         return [Detail(_("time-out"), _("called") if new.get("timeout") else _("withdrawn"))]
     if action == "scoring.sheet.closed_unconfirmed":
         return [Detail(_("sheet was"), _status(old.get("status")))]
+    if action == "scoring.clock.extended":
+        minutes = new.get("minutes")
+        if not isinstance(minutes, int) or isinstance(minutes, bool):
+            return _generic(before, after)
+        text = ngettext("%(n)d minute", "%(n)d minutes", minutes) % {"n": minutes}
+        return [Detail(_("extra time"), f"+{text}")]
+    if action in ("scoring.clock.paused", "scoring.clock.resumed"):
+        return []  # when is the entry's own time; why is its reason
     if action == "scoring.penalty.created":
         registration = new.get("registration")
         name = player_names.get(registration) if isinstance(registration, int) else None

@@ -1,5 +1,6 @@
 """The organizer's progress board: per table games entered, open findings, sheet state;
-the time left in the series and which tables are behind the field."""
+the time left in the series and at each table, which tables are behind the field and where
+time is up but not yet called."""
 
 from __future__ import annotations
 
@@ -11,9 +12,9 @@ from typing import Any
 
 from django.utils.functional import Promise
 
-from scoring.clock import HallClock
+from scoring.clock import HallClock, TableClock
 from scoring.messages import ToldFinding, tell
-from scoring.models import Game, ScoreSheet
+from scoring.models import Game, Pause, ScoreSheet
 from scoring.rulesets import ruleset_for
 from scoring.services.sheet import review
 from scoring.timing import series_clock
@@ -45,6 +46,12 @@ class TableProgress:
     timeout: bool
     last_activity: datetime.datetime | None
     behind: bool = False
+    clock: TableClock | None = None  # the table's own clock while the series runs
+
+    @property
+    def time_up(self) -> bool:
+        """The table's time has run out and it still plays normal games: time-out is due."""
+        return self.clock is not None and self.clock.is_up and self.in_play
 
     @property
     def to_play(self) -> int:
@@ -66,6 +73,8 @@ class SeriesProgress:
     order: str
     running: bool
     behind_games: int = BEHIND_GAMES
+    time_called_at: datetime.datetime | None = None
+    pause_reason: str = ""  # of the pause that is still open
 
     @property
     def behind(self) -> int:
@@ -74,6 +83,22 @@ class SeriesProgress:
     @property
     def timeouts(self) -> int:
         return sum(1 for r in self.rows if r.timeout)
+
+    @property
+    def time_up_rows(self) -> list[TableProgress]:
+        """Tables whose time is up and that still play normal games, by number."""
+        return sorted((r for r in self.rows if r.time_up), key=lambda r: r.table.number)
+
+    @property
+    def call_time_due(self) -> bool:
+        """Every table's time is up, time has not been called and some table still plays:
+        the organizers are prompted (not forced) to call time for the series."""
+        return (
+            self.clock is not None
+            and self.clock.all_up
+            and self.time_called_at is None
+            and bool(self.time_up_rows)
+        )
 
 
 def behind_the_field(rows: list[tuple[int, int, bool]], margin: int = BEHIND_GAMES) -> list[bool]:
@@ -97,7 +122,8 @@ def order_rows(rows: list[TableProgress], order: str) -> list[TableProgress]:
 
 
 def series_progress(series: Series, order: str = ORDER_ATTENTION) -> SeriesProgress:
-    """Three queries whatever the number of tables: tables with seats, sheets, games."""
+    """Three queries whatever the number of tables: tables with seats, sheets, games; two
+    more for the clock of a running series and one for the reason of an open pause."""
     ruleset = ruleset_for(series.tournament)
     tables = list(series.tables.prefetch_related("seats__registration__player"))
     sheets = {s.table_id: s for s in ScoreSheet.objects.filter(table__series=series)}
@@ -139,6 +165,13 @@ def series_progress(series: Series, order: str = ORDER_ATTENTION) -> SeriesProgr
         for row, flag in zip(rows, flags, strict=True):
             row.behind = flag
     clock = series_clock(series) if running else None
+    pause_reason = ""
+    if clock is not None:
+        for row in rows:
+            row.clock = clock.for_table(row.table.number)
+        if clock.paused:
+            pause = Pause.objects.filter(series=series, ended_at__isnull=True).first()
+            pause_reason = pause.reason if pause else ""
     return SeriesProgress(
         rows=order_rows(rows, order if order in ORDERS else ORDER_ATTENTION),
         entered=sum(r.entered for r in rows),
@@ -147,4 +180,6 @@ def series_progress(series: Series, order: str = ORDER_ATTENTION) -> SeriesProgr
         clock=clock,
         order=order if order in ORDERS else ORDER_ATTENTION,
         running=running,
+        time_called_at=series.time_called_at,
+        pause_reason=pause_reason,
     )

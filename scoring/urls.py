@@ -8,8 +8,8 @@ app_name = "scoring"
 
 def sheet_paths(prefix: str, name: str, views: tuple[type[View], ...]) -> list[URLPattern]:
     """The same sheet pages under the captain's link and under the organizer's pages:
-    ``views`` are home, game, preview, delete, submit and confirm of one door."""
-    home, game, preview, delete, submit, confirm = (view.as_view() for view in views)
+    ``views`` are home, game, preview, delete, submit, confirm and the clock of one door."""
+    home, game, preview, delete, submit, confirm, clock = (view.as_view() for view in views)
     return [
         path(f"{prefix}", home, name=name),
         path(f"{prefix}spiel/", game, name=f"{name}-game"),
@@ -18,6 +18,7 @@ def sheet_paths(prefix: str, name: str, views: tuple[type[View], ...]) -> list[U
         path(f"{prefix}loeschen/", delete, name=f"{name}-delete"),
         path(f"{prefix}abgeben/", submit, name=f"{name}-submit"),
         path(f"{prefix}bestaetigen/", confirm, name=f"{name}-confirm"),
+        path(f"{prefix}uhr/", clock, name=f"{name}-clock"),
     ]
 
 
@@ -28,6 +29,7 @@ CAPTAIN = (
     captain.CaptainDeleteView,
     captain.CaptainSubmitView,
     captain.CaptainConfirmView,
+    captain.CaptainClockView,
 )
 ORGANIZER = (
     captain.OrganizerHomeView,
@@ -36,6 +38,7 @@ ORGANIZER = (
     captain.OrganizerDeleteView,
     captain.OrganizerSubmitView,
     captain.OrganizerConfirmView,
+    captain.OrganizerClockView,
 )
 
 
@@ -48,6 +51,11 @@ urlpatterns = [
         "turniere/<slug:slug>/serie/<int:number>/tabelle/",
         public.StandingsView.as_view(),
         name="series-standings",
+    ),
+    path(
+        "turniere/<slug:slug>/serie/<int:number>/uhr/",
+        public.SeriesClockView.as_view(),
+        name="series-clock",
     ),
     path(
         "turniere/<slug:slug>/spieler/<int:start_number>/",

@@ -187,6 +187,7 @@ EXPECT: dict[str, dict[str, tuple[Any, Any]]] = {
     "scoring:standings": PUBLIC_PAGE,
     "scoring:series-standings": PUBLIC_PAGE,
     "scoring:player": PUBLIC_PAGE,
+    "scoring:series-clock": PUBLIC_PAGE,
     "tournaments:self-register": {  # the link the organizer hands out; the others guess
         "owner": (OK, OK),
         "other": (GUESS, GUESS),
@@ -201,6 +202,7 @@ EXPECT: dict[str, dict[str, tuple[Any, Any]]] = {
     "scoring:captain-delete": CAPTAIN_LINK,
     "scoring:captain-submit": CAPTAIN_LINK,
     "scoring:captain-confirm": CAPTAIN_LINK,
+    "scoring:captain-clock": CAPTAIN_LINK,
     # Organizer pages
     "tournaments:mine": {  # any logged-in user: the tournaments he organizes
         "owner": (OK, set()),
@@ -229,6 +231,7 @@ EXPECT: dict[str, dict[str, tuple[Any, Any]]] = {
     "scoring:sheet-delete": ORGANIZER_PAGE,
     "scoring:sheet-submit": ORGANIZER_PAGE,
     "scoring:sheet-confirm": ORGANIZER_PAGE,
+    "scoring:sheet-clock": ORGANIZER_PAGE,
     "scoring:sheet-action": ORGANIZER_PAGE,
     "scoring:progress": ORGANIZER_PAGE,
     "scoring:audit": ORGANIZER_PAGE,

@@ -28,7 +28,14 @@ def _locked_series(series: Series) -> Series:
     return Series.objects.select_for_update().select_related("tournament").get(pk=series.pk)
 
 
-def _audit(series: Series, table: Table | None, action: str, actor: Actor, after: dict[str, object], reason: str = "") -> None:  # fmt: skip
+def _audit(
+    series: Series,
+    table: Table | None,
+    action: str,
+    actor: Actor,
+    after: dict[str, object],
+    reason: str = "",
+) -> None:
     AuditEntry.objects.create(
         tournament_id=series.tournament_id,
         table=table,
@@ -92,9 +99,8 @@ def pause_hall(series: Series, *, reason: str, actor: Actor) -> Pause:
         raise ServiceError(
             "already_paused", _("The clock is already paused."), refusal=Refusal.CONFLICT
         ) from None
-    _audit(
-        series, None, "scoring.clock.paused", actor, {"at": pause.started_at.isoformat()}, reason
-    )
+    after = {"at": pause.started_at.isoformat(), "series": series.number}
+    _audit(series, None, "scoring.clock.paused", actor, after, reason)
     return pause
 
 
@@ -109,5 +115,6 @@ def resume_hall(series: Series, *, actor: Actor) -> Pause:
         raise ServiceError("not_paused", _("The clock is not paused."), refusal=Refusal.CONFLICT)
     pause.ended_at = max(timezone.now(), pause.started_at)
     pause.save(update_fields=["ended_at"])
-    _audit(series, None, "scoring.clock.resumed", actor, {"at": pause.ended_at.isoformat()})
+    after = {"at": pause.ended_at.isoformat(), "series": series.number}
+    _audit(series, None, "scoring.clock.resumed", actor, after)
     return pause

@@ -12,7 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from rules.series import Finding, SeriesReport
+from rules.series import Finding, NextGame, SeriesReport
 from scoring.messages import finding_json, finding_message
 from scoring.models import ScoreSheet
 from scoring.rulesets import ruleset_for
@@ -54,6 +54,16 @@ def review(
     if report.next.finished:
         report = mode.validate(records, size, ruleset, timeout=sheet.timeout, complete=True)
     return report
+
+
+def after_time_out(
+    table: Table, sheet: ScoreSheet, records: list[dict[str, Any]], size: int
+) -> NextGame:
+    """What the table may still play once its time is up, whether or not time has been
+    called yet (TSR 8.5.1): the game in progress, then only the compulsory solos still
+    open, as forced solos (``compulsory_open``; ``finished`` when none is)."""
+    mode, ruleset = mode_of(sheet), ruleset_for(table.series.tournament)
+    return mode.next(records, size, ruleset, timeout=True)
 
 
 def _changed(table: Table, sheet: ScoreSheet) -> SheetChanged:

@@ -24,10 +24,11 @@ from django.views import View
 from rules.series import NextGame
 from scoring.forms import GameForm, TranscriptionForm, form_field_for, form_field_for_transcription
 from scoring.messages import breakdown_lines, named_finding, tell
-from scoring.models import Game
+from scoring.models import Game, ScoreSheet
 from scoring.services import Actor, Door
 from scoring.services.entry import current_sheet, delete_last_game, preview_game, save_game
-from scoring.services.sheet import confirm_sheet, review, submit_sheet
+from scoring.services.sheet import after_time_out, confirm_sheet, review, submit_sheet
+from scoring.timing import series_clock
 from scoring.totals import running_totals, seat_points
 from tournaments.models import Series, Table
 from tournaments.permissions import is_organizer
@@ -202,6 +203,36 @@ class SheetView(View):
         """Seat -> player, for messages that name a seat."""
         return {s.position: str(s.registration.player) for s in self.seats()}
 
+    def clock(
+        self, sheet: ScoreSheet, records: list[dict[str, Any]], nxt: NextGame
+    ) -> dict[str, Any]:
+        """The table's clock while it still plays (running series, open sheet, games left);
+        once its time is up or called, what may still be played: the game in progress,
+        then the compulsory solos still open (who)."""
+        series = self.table.series
+        if series.status != Series.Status.RUNNING or sheet.status != "open" or nxt.finished:
+            return {}
+        hall = series_clock(series)
+        own = hall.for_table(self.table.number) if hall else None
+        context: dict[str, Any] = {"clock": own, "clock_paused": bool(own and own.paused)}
+        if sheet.timeout or (own is not None and own.is_up):
+            after = (
+                nxt
+                if sheet.timeout
+                else after_time_out(self.table, sheet, records, len(self.seats()))
+            )
+            names = self.names()
+            context.update(
+                time_up=True,
+                time_called=sheet.timeout,
+                solos_open=after.compulsory_open,
+                solos_text=", ".join(
+                    _("%(name)s (seat %(seat)s)") % {"name": names.get(seat, ""), "seat": seat}
+                    for seat in after.compulsory_open
+                ),
+            )
+        return context
+
     def page(
         self,
         form: GameForm | TranscriptionForm | None = None,
@@ -272,6 +303,7 @@ class SheetView(View):
                 "reason": self.reason() if self.request.method == "POST" else "",
                 "errors": [f for f in told if f.error],
                 "warnings": [f for f in told if not f.error],
+                **self.clock(sheet, records, nxt),
                 **extra,
             },
             status=status,
@@ -368,6 +400,19 @@ class CaptainDoor:
 class TableHomeView(SheetView):
     def get(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         return self.page()
+
+
+class ClockView(SheetView):
+    """The table's clock alone (htmx, polled by the sheet page, so what is typed in the
+    entry form stays)."""
+
+    def get(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        sheet = current_sheet(self.table)
+        games = Game.objects.filter(table=self.table).order_by("number")
+        records = [{**g.record, "dealer": g.dealer} for g in games]
+        nxt = review(self.table, sheet, records, len(self.seats())).next
+        context = {"base": self.base(), **self.clock(sheet, records, nxt)}
+        return render(request, "scoring/_table_clock.html", context)
 
 
 class GameSaveView(SheetView):
@@ -561,6 +606,10 @@ class CaptainGameView(CaptainDoor, GameSaveView):
     pass
 
 
+class CaptainClockView(CaptainDoor, ClockView):
+    pass
+
+
 class CaptainPreviewView(CaptainDoor, PreviewView):
     pass
 
@@ -582,6 +631,10 @@ class OrganizerHomeView(OrganizerDoor, TableHomeView):
 
 
 class OrganizerGameView(OrganizerDoor, GameSaveView):
+    pass
+
+
+class OrganizerClockView(OrganizerDoor, ClockView):
     pass
 
 

@@ -48,6 +48,10 @@ class SheetActionView(OrganizerMixin, View):
                 messages.success(request, _("Saved."))
         except ServiceError as exc:
             messages.error(request, exc.message)
+        if request.POST.get("next") == "progress":  # the time-up prompt of the board
+            return redirect(
+                "scoring:progress", slug=self.tournament.slug, number=table.series.number
+            )
         return redirect("scoring:sheet", slug=self.tournament.slug, table_id=table.pk)
 
 
@@ -62,6 +66,8 @@ class CallTimeView(OrganizerMixin, View):
             messages.success(
                 request, _("Time called at %(n)d tables: only forced solos remain.") % {"n": count}
             )
+        if request.POST.get("next") == "progress":  # the time-up prompt of the board
+            return redirect("scoring:progress", slug=self.tournament.slug, number=series.number)
         return redirect("tournaments:series", slug=self.tournament.slug, number=series.number)
 
 

@@ -13,14 +13,17 @@ from typing import Any
 from django.db.models import F
 from django.http import Http404
 from django.shortcuts import get_object_or_404
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.generic import TemplateView
 
+from scoring.clock import HallClock, TableClock
 from scoring.labels import SOLO_LABELS
 from scoring.messages import ITEM_LABELS
 from scoring.models import PlayerScore, ScoreSheet
 from scoring.standings import overall_standings, series_standings
+from scoring.timing import series_clock
 from tournaments.models import Seat, Series
 from tournaments.views.public import visible_tournaments
 
@@ -182,6 +185,47 @@ def unconfirmed_tables(tournament: Any, series: Any) -> list[tuple[int, int]]:
     )
 
 
+# -- The clock ------------------------------------------------------------------------------
+
+
+def clock_context(series: Series, table_number: int | None = None) -> dict[str, Any]:
+    """What a phone shows of a running series' clock: the hall's main clock, or the clock of
+    one table (a player's); nothing before the signal or after the close."""
+    hall: HallClock | None = None
+    if series.status == Series.Status.RUNNING:
+        hall = series_clock(series)
+    own: TableClock | None = None
+    if hall is not None and table_number is not None:
+        own = hall.for_table(table_number)
+    return {
+        "hall": hall,
+        "shown": own or (hall.main if hall else None),
+        "clock_table": table_number if own else None,
+        "clock_series": series,
+        "clock_url": reverse(
+            "scoring:series-clock",
+            kwargs={"slug": series.tournament.slug, "number": series.number},
+        )
+        + (f"?tisch={table_number}" if own else ""),
+    }
+
+
+class SeriesClockView(PublicTournamentMixin, TemplateView):
+    """The clock of a running series as a fragment: loaded and polled (htmx) by the
+    tournament and seating pages, with ``?tisch=<n>`` by a player's page."""
+
+    template_name = "scoring/_series_clock.html"
+    partial_template = template_name
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        tournament = self.tournament(kwargs["slug"])
+        series = get_object_or_404(tournament.series, number=kwargs["number"])
+        series.tournament = tournament
+        raw = self.request.GET.get("tisch", "")
+        table = int(raw) if raw.isdigit() and len(raw) < 6 else None
+        return {**super().get_context_data(**kwargs), **clock_context(series, table)}
+
+
 # -- A player's games ----------------------------------------------------------------------
 
 
@@ -217,6 +261,7 @@ class CurrentSeat:
 
     series_number: int
     running: bool
+    series: Series
     table_number: int
     seat: int
     tablemates: tuple[tuple[int, str], ...]  # (seat, name) of the others, in seat order
@@ -336,6 +381,7 @@ def current_seat(registration: Any) -> CurrentSeat | None:
     return CurrentSeat(
         series_number=own.series.number,
         running=own.series.status == Series.Status.RUNNING,
+        series=own.series,
         table_number=own.table.number,
         seat=own.position,
         tablemates=tuple((s.position, str(s.registration.player)) for s in table if s.pk != own.pk),
@@ -367,11 +413,17 @@ class PlayerGamesView(PublicTournamentMixin, TemplateView):
             for number, block in blocks.items()
         ]
         total = sum(b.total for b in series_blocks)
+        current = current_seat(registration)
+        clock: dict[str, Any] = {}
+        if current is not None and current.running:
+            current.series.tournament = tournament
+            clock = clock_context(current.series, current.table_number)
         return {
             **super().get_context_data(**kwargs),
+            **clock,
             "tournament": tournament,
             "registration": registration,
-            "current": current_seat(registration),
+            "current": current,
             "series_blocks": series_blocks,
             "total": total,
             "total_text": points_text(total),

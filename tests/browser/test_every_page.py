@@ -59,6 +59,9 @@ EXCLUDED = {
     "healthz": "JSON for the monitoring, not a page",
     "documents:status": "htmx fragment polled by the print pages, which are visited",
     "documents:download": "the PDF file itself (its page one is in docs/screenshots/)",
+    "scoring:series-clock": "htmx fragment loaded by the tournament, seating and player pages",
+    "scoring:captain-clock": "htmx fragment polled by the captain's sheet, which is visited",
+    "scoring:sheet-clock": "htmx fragment polled by the organizer's sheet, which is visited",
 }
 
 # GET routes that answer with a redirect by design: route -> the route they lead to.
