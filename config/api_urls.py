@@ -11,7 +11,7 @@ from rest_framework.routers import SimpleRouter
 from rest_framework.viewsets import ViewSetMixin
 
 from common.api.errors import not_found
-from scoring.api.views import captain, games, sheets, standings
+from scoring.api.views import captain, clock, games, sheets, standings
 from scoring.api.views import series as results
 from tournaments.api.views import players, registrations, series, tables, tournaments
 
@@ -78,6 +78,9 @@ urlpatterns = [
     ),
     path(S + "start/", _actions(Ser, post="start"), name="series-start"),
     path(S + "close/", results.SeriesCloseView.as_view(), name="series-close"),
+    path(S + "clock/", clock.ClockView.as_view(), name="series-clock"),
+    path(S + "clock/pause/", clock.PauseView.as_view(), name="series-clock-pause"),
+    path(S + "clock/resume/", clock.ResumeView.as_view(), name="series-clock-resume"),
     path(S + "tables/", _actions(Tab, get="list"), name="tables"),
     path(TABLE, _actions(Tab, get="retrieve"), name="table"),
     path(TABLE + "games/", games.GameListView.as_view(), name="games"),
@@ -85,6 +88,7 @@ urlpatterns = [
     path(TABLE + "sheet/", sheets.SheetView.as_view(), name="sheet"),
     path(TABLE + "sheet/submit/", sheets.SubmitView.as_view(), name="sheet-submit"),
     path(TABLE + "sheet/confirm/", sheets.ConfirmView.as_view(), name="sheet-confirm"),
+    path(TABLE + "extensions/", clock.ExtensionView.as_view(), name="table-extensions"),
     path(S + "standings/", standings.SeriesStandingsView.as_view(), name="series-standings"),
     path(T + "standings/", standings.StandingsView.as_view(), name="standings"),
     path("captain/", captain.CaptainView.as_view(), name="captain"),

@@ -32,6 +32,7 @@ class CaptainTableSerializer(serializers.Serializer[Any]):
     sheet = SheetStateSerializer()
     games_url = serializers.CharField()
     sheet_url = serializers.CharField()
+    clock_url = serializers.CharField()
 
 
 class CaptainView(ScoringMixin, ApiView):
@@ -57,5 +58,9 @@ class CaptainView(ScoringMixin, ApiView):
                 "sheet": sheet_state(table, current_sheet(table)),
                 "games_url": reverse("api:games", kwargs=path),
                 "sheet_url": reverse("api:sheet", kwargs=path),
+                "clock_url": reverse(
+                    "api:series-clock",
+                    kwargs={"slug": series.tournament.slug, "number": series.number},
+                ),
             }
         )

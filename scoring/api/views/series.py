@@ -31,7 +31,11 @@ PATH = [
 
 
 def _answer(series: Series) -> Response:
-    answer = Series.objects.annotate(table_count=Count("tables")).get(pk=series.pk)
+    answer = (
+        Series.objects.select_related("tournament")
+        .annotate(table_count=Count("tables"))
+        .get(pk=series.pk)
+    )
     return Response(SeriesSerializer(answer).data)
 
 

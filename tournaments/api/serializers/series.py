@@ -2,6 +2,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.urls import reverse
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from common.api.base import StrictSerializer
@@ -13,14 +15,27 @@ class SeriesSerializer(serializers.ModelSerializer[Series]):
     status = serializers.CharField(
         read_only=True, help_text="`planned`, `drawn`, `running` or `closed`."
     )
+    clock_url = serializers.SerializerMethodField()
 
     class Meta:
         model = Series
         fields = [
             "number", "status", "starts_at", "time_called_at", "seed", "draw_mode",
-            "draw_version", "repeats", "drawn_at", "closed_at", "table_count",
+            "draw_version", "repeats", "drawn_at", "closed_at", "table_count", "clock_url",
         ]  # fmt: skip
         read_only_fields = fields
+
+    @extend_schema_field(
+        serializers.CharField(
+            help_text="The series' clock: each table's end, the pauses, time-out "
+            "(`GET`; organizers pause and resume it there)."
+        )
+    )
+    def get_clock_url(self, series: Series) -> str:
+        return reverse(
+            "api:series-clock",
+            kwargs={"slug": series.tournament.slug, "number": series.number},
+        )
 
 
 class DrawSerializer(StrictSerializer):

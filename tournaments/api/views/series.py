@@ -62,6 +62,7 @@ class SeriesViewSet(
             tournament = viewable_tournament(self.request, slug)
         return (
             Series.objects.filter(tournament=tournament)
+            .select_related("tournament")
             .annotate(table_count=Count("tables"))
             .order_by("number")
         )
