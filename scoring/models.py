@@ -219,6 +219,57 @@ class PlayerScore(models.Model):
         return f"{self.registration}: {self.points}"
 
 
+class SeriesTotal(models.Model):
+    """A player's sums over his PlayerScore rows of one series: what the standings read.
+
+    Recomputed from those rows in the transaction that changes them
+    (``scoring.services.series_totals``); ``check_totals`` compares the two. ``entries`` counts
+    the rows summed: a total without any (the last game deleted) stands for no result."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="+")
+    series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="+")
+    series_number = models.PositiveSmallIntegerField()  # copied: standings filter without a join
+    registration = models.ForeignKey(
+        Registration, on_delete=models.CASCADE, related_name="series_totals"
+    )
+    entries = models.PositiveIntegerField(default=0)
+    points = models.IntegerField(default=0)  # deductions included
+    games = models.PositiveIntegerField(default=0)  # played, not sitting out
+    solos = models.PositiveIntegerField(default=0)
+    solos_won = models.PositiveIntegerField(default=0)
+    compulsory = models.PositiveIntegerField(default=0)
+    voluntary_won = models.PositiveIntegerField(default=0)
+    deductions = models.IntegerField(default=0)  # TSR 9.7 points outside any game row
+
+    class Meta:
+        verbose_name = _("series total")
+        verbose_name_plural = _("series totals")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["series", "registration"], name="series_total_once_per_player"
+            ),
+        ]
+        indexes = [
+            # The standings read on PostgreSQL: an index-only scan; others ignore ``include``.
+            models.Index(
+                fields=["tournament", "series_number", "registration"],
+                include=[
+                    "entries",
+                    "points",
+                    "games",
+                    "solos",
+                    "solos_won",
+                    "compulsory",
+                    "voluntary_won",
+                ],
+                name="series_total_standings",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.registration}, {self.series_number}: {self.points}"
+
+
 class AuditEntry(models.Model):
     """Every change to results: who, when, through which link or account, before and after."""
 

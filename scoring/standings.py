@@ -1,15 +1,18 @@
-"""Standings: one aggregate query over PlayerScore (plus the names), ranked by the pure core
-in ranking.py."""
+"""Standings: the maintained per-series totals of every player (``SeriesTotal``) plus the
+names, ranked by the pure core in ranking.py."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Count, Q, Sum
+from django.db.models import Sum
 
-from scoring.models import PlayerScore
+from scoring.models import SeriesTotal
 from scoring.ranking import StandingRow, rank
 from tournaments.models import DEFAULT_TIEBREAK, Registration, Series, Tournament
+
+#: What a player's line sums over his series, as the totals name it.
+COUNTED = ("games", "solos", "solos_won", "compulsory", "voluntary_won")
 
 
 def _series_with_results(tournament: Tournament, up_to: int | None) -> int:
@@ -24,30 +27,16 @@ def _series_with_results(tournament: Tournament, up_to: int | None) -> int:
 def _aggregate(
     tournament: Tournament, columns: int, only_series: int | None
 ) -> list[dict[str, Any]]:
-    """One row per player: points per series and solo counts.
+    """One row per player: his totals per series (series number → points, then COUNTED).
 
-    A single aggregate query grouped by (player, series) over PlayerScore, with no join,
-    then a plain query for the names; the pivot happens in Python. (A pivot in SQL with one
-    filtered aggregate per series column measured three times slower on PostgreSQL.)
+    The totals are read as they are kept, one row per player and series (a total without
+    score rows behind it stands for no result), then the names; the pivot happens in Python.
     """
-    scores = PlayerScore.objects.filter(tournament=tournament)
-    scores = (
-        scores.filter(series_number=only_series)
+    totals = SeriesTotal.objects.filter(tournament=tournament, entries__gt=0)
+    totals = (
+        totals.filter(series_number=only_series)
         if only_series
-        else scores.filter(series_number__lte=columns)
-    )
-    grouped = (
-        scores.values("registration_id", "series_number")
-        .annotate(
-            # names differ from the model's fields, which the filters below refer to
-            n_points=Sum("points"),
-            n_games=Count("pk", filter=Q(played=True)),
-            n_solos=Count("pk", filter=Q(solo=True)),
-            n_solos_won=Count("pk", filter=Q(solo=True, won=True)),
-            n_compulsory=Count("pk", filter=Q(compulsory=True)),
-            n_voluntary_won=Count("pk", filter=Q(solo=True, compulsory=False, won=True)),
-        )
-        .order_by()
+        else totals.filter(series_number__lte=columns)
     )
     players: dict[int, dict[str, Any]] = {
         r["pk"]: {**r, "series": {}}
@@ -55,20 +44,21 @@ def _aggregate(
             "pk", "start_number", "player__first_name", "player__last_name", "player__club"
         )
     }
-    for g in grouped:
-        players[g["registration_id"]]["series"][g["series_number"]] = g
+    for registration, number, *sums in totals.values_list(
+        "registration_id", "series_number", "points", *COUNTED
+    ).order_by():
+        players[registration]["series"][number] = sums
     return list(players.values())
 
 
 def _rows(values: list[dict[str, Any]], columns: int) -> list[StandingRow]:
     rows = []
-    counted = ("games", "solos", "solos_won", "compulsory", "voluntary_won")
     for v in values:
-        played = v["series"]
-        series_points = tuple(
-            played[n]["n_points"] if n in played else None for n in range(1, columns + 1)
-        )
-        sums = {key: sum(g[f"n_{key}"] for g in played.values()) for key in counted}
+        played: dict[int, list[int]] = v["series"]
+        series_points = tuple(played[n][0] if n in played else None for n in range(1, columns + 1))
+        # column sums over the player's series: points first, then COUNTED
+        columns_summed = [sum(c) for c in zip(*played.values(), strict=True)] or [0] * 6
+        sums = dict(zip(COUNTED, columns_summed[1:], strict=True))
         data = {
             "start_number": v["start_number"],
             "name": f"{v['player__first_name']} {v['player__last_name']}",
@@ -115,7 +105,9 @@ def series_standings(series: Series) -> list[dict[str, Any]]:
 def points_before_series(tournament: Tournament, before_series: int) -> dict[int, int]:
     """Start number → total points of the series before ``before_series`` (draw by standings)."""
     totals = (
-        PlayerScore.objects.filter(tournament=tournament, series_number__lt=before_series)
+        SeriesTotal.objects.filter(
+            tournament=tournament, series_number__lt=before_series, entries__gt=0
+        )
         .values("registration__start_number")
         .annotate(total=Sum("points"))
         .order_by()

@@ -33,6 +33,7 @@ from scoring.models import AuditEntry, Game, PlayerScore, ScoreSheet
 from scoring.modes import MODES, Mode, Outcome
 from scoring.rulesets import ruleset_for
 from scoring.services import Actor, Door, GameEntered, SheetChanged
+from scoring.services.series_totals import refresh_totals
 from tournaments.models import Seat, Series, Table
 from tournaments.services import Refusal, ServiceError
 from tournaments.services.lifecycle import series_not_running
@@ -373,7 +374,8 @@ def _save_game(
     game.scores = outcome.scores
     game.breakdown = outcome.breakdown
     game.save()
-    _save_scores(game, table, outcome, registrations, new=new)
+    touched = _save_scores(game, table, outcome, registrations, new=new)
+    refresh_totals(table.series, touched)
     if not claim.bumped:
         _bump(sheet)
     entered = GameEntered(
@@ -406,9 +408,13 @@ def _complete(
 
 def _save_scores(
     game: Game, table: Table, outcome: Outcome, registrations: dict[int, int], *, new: bool
-) -> None:
+) -> set[int]:
+    """Replace the game's score rows; returns the registrations whose rows changed."""
+    touched = {registrations[seat] for seat in outcome.seats}
     if not new:
-        PlayerScore.objects.filter(game=game).delete()
+        old = PlayerScore.objects.filter(game=game)
+        touched.update(old.values_list("registration_id", flat=True))
+        old.delete()
     PlayerScore.objects.bulk_create(
         PlayerScore(
             tournament_id=table.series.tournament_id,
@@ -425,6 +431,7 @@ def _save_scores(
         )
         for seat, s in outcome.seats.items()
     )
+    return touched
 
 
 def _bump(sheet: ScoreSheet) -> None:
@@ -491,7 +498,9 @@ def _delete_last(
             refusal=Refusal.CONFLICT,
         )
     before = game_json(game)
+    touched = set(game.player_scores.values_list("registration_id", flat=True))
     game.delete()
+    refresh_totals(table.series, touched)
     _bump(sheet)
     changed = SheetChanged(sheet_state(table, sheet))
     record_audit(

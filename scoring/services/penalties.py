@@ -9,6 +9,7 @@ from scoring.messages import engine_error_message
 from scoring.models import AuditEntry, Penalty, PlayerScore
 from scoring.rulesets import ruleset_for
 from scoring.services import Actor
+from scoring.services.series_totals import refresh_totals
 from tournaments.models import Registration, Series
 from tournaments.services import Refusal, ServiceError
 
@@ -44,6 +45,7 @@ def add_penalty(
         penalty=penalty,
         points=points,
     )
+    refresh_totals(series, [registration.pk])
     AuditEntry.objects.create(
         tournament_id=series.tournament_id,
         action="scoring.penalty.created",

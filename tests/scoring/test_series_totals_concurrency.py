@@ -1,0 +1,75 @@
+"""A game and deductions of the same player in one series, saved at the same moment on
+PostgreSQL: they lock different things, yet the player's series total ends up the sum of all
+of them, every time."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+
+from scoring.models import PlayerScore, SeriesTotal
+from scoring.services import Actor, Door
+from scoring.services.entry import delete_last_game, save_game
+from scoring.services.penalties import add_penalty
+from scoring.services.series_totals import differences
+from tests.factories import make_tournament, make_user, running_table
+from tests.scoring.test_concurrency import load, race
+from tournaments.models import Registration, Series, Tournament
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(
+        connection.vendor != "postgresql",
+        reason="row locks need PostgreSQL; SQLite runs one writer at a time",
+    ),
+]
+
+TRIALS = 15
+CAPTAIN = Actor(Door.CAPTAIN, seat=4, device="phone-a")
+NORMAL = {"contract": "normal", "re": [1, 3], "re_points": 130}
+
+
+@pytest.fixture
+def tournament(db: None) -> Tournament:
+    return make_tournament(slug="race")
+
+
+def points_of(registration: Registration) -> tuple[int, int]:
+    """The player's stored total and the sum of his score rows (series 1)."""
+    stored = SeriesTotal.objects.get(registration=registration, series_number=1)
+    rows = PlayerScore.objects.filter(registration=registration, series_number=1)
+    return stored.points, sum(rows.values_list("points", flat=True))
+
+
+def test_a_game_and_two_deductions_at_once_all_count(tournament: Tournament) -> None:
+    organizer = Actor(Door.ORGANIZER, user=make_user("orga"))
+    for n in range(1, TRIALS + 1):
+        table = load(running_table(tournament, number=n).pk)
+        save_game(table, NORMAL, actor=CAPTAIN)
+        seat1 = table.seats.get(position=1).registration
+        series = Series.objects.get(pk=table.series_id)
+        outcomes = race(
+            lambda t=table.pk: save_game(load(t), NORMAL, actor=CAPTAIN),
+            lambda r=seat1, s=series: add_penalty(s, r, -2, "Handy am Tisch", organizer),
+            lambda r=seat1, s=series: add_penalty(s, r, -3, "Karte gezeigt", organizer),
+        )
+        assert not any(isinstance(o, BaseException) for o in outcomes), outcomes
+        assert points_of(seat1) == (1 + 1 - 2 - 3, 1 + 1 - 2 - 3)
+    assert differences(tournament) == []
+
+
+def test_deleting_a_game_while_a_deduction_is_saved_loses_neither(tournament: Tournament) -> None:
+    organizer = Actor(Door.ORGANIZER, user=make_user("orga"))
+    for n in range(1, TRIALS + 1):
+        table = load(running_table(tournament, number=n).pk)
+        save_game(table, NORMAL, actor=CAPTAIN)
+        save_game(load(table.pk), NORMAL, actor=CAPTAIN)
+        seat2 = table.seats.get(position=2).registration
+        series = Series.objects.get(pk=table.series_id)
+        outcomes = race(
+            lambda t=table.pk: delete_last_game(load(t), expected_version=2, actor=CAPTAIN),
+            lambda r=seat2, s=series: add_penalty(s, r, -4, "Unsportlich", organizer),
+        )
+        assert not any(isinstance(o, BaseException) for o in outcomes), outcomes
+        assert points_of(seat2) == (-1 - 4, -1 - 4)
+    assert differences(tournament) == []
