@@ -65,6 +65,7 @@ INSTALLED_APPS = [
     "tournaments",
     "scoring",
     "documents",
+    "hall",
 ]
 
 MIDDLEWARE = [

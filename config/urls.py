@@ -25,4 +25,5 @@ urlpatterns = [
     path("", include("tournaments.urls")),
     path("", include("scoring.urls")),
     path("", include("documents.urls")),
+    path("", include("hall.urls")),
 ]

@@ -46,6 +46,11 @@ ACTIONS: dict[str, ActionKind] = {
     "scoring.clock.extended": ActionKind("extension", gettext_lazy("Nachspielzeit granted")),
     "scoring.clock.paused": ActionKind("clock-paused", gettext_lazy("Clock paused")),
     "scoring.clock.resumed": ActionKind("clock-resumed", gettext_lazy("Clock resumed")),
+    # The hall display's announcements (hall.services); the text is the entry's reason.
+    "hall.announcement.made": ActionKind("announcement", gettext_lazy("Announcement in the hall")),
+    "hall.announcement.withdrawn": ActionKind(
+        "announcement-withdrawn", gettext_lazy("Announcement withdrawn")
+    ),
 }
 
 #: Changes of a whole series, recorded without a table: the series is in their data.

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-LAYERS = ("rules", "common", "tournaments", "scoring", "seasons", "documents", "config")
+LAYERS = ("rules", "common", "tournaments", "scoring", "seasons", "documents", "hall", "config")
 
 #: Pure cores: the standard library and their own package only.
 PURE_CORES = {

@@ -247,6 +247,10 @@ EXPECT: dict[str, dict[str, tuple[Any, Any]]] = {
     "documents:results": ORGANIZER_PAGE,
     "documents:status": ORGANIZER_PAGE,
     "documents:download": ORGANIZER_PAGE,
+    # The hall display: public, no login; the organizers' page of its announcements
+    "hall:display": PUBLIC_PAGE,
+    "hall:fragment": PUBLIC_PAGE,
+    "hall:manage": ORGANIZER_PAGE,
 }
 
 EXPLICIT_PATHS = {"api:not-found": "/api/v1/no-such-thing/"}

@@ -59,6 +59,7 @@ EXCLUDED = {
     "healthz": "JSON for the monitoring, not a page",
     "documents:status": "htmx fragment polled by the print pages, which are visited",
     "documents:download": "the PDF file itself (its page one is in docs/screenshots/)",
+    "hall:fragment": "fragment polled by the hall display, which is visited",
     "scoring:series-clock": "htmx fragment loaded by the tournament, seating and player pages",
     "scoring:captain-clock": "htmx fragment polled by the captain's sheet, which is visited",
     "scoring:sheet-clock": "htmx fragment polled by the organizer's sheet, which is visited",
