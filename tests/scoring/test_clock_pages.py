@@ -106,7 +106,7 @@ def test_nachspielzeit_from_the_board(hall: World, alice_en: Client) -> None:
     with freeze_time(at(41)):
         page = text(alice_en.get(response["Location"]))
     assert "Table 2 gets 6 minutes of Nachspielzeit." in page
-    assert '<span class="deviates">12:46</span><br><small>+6 min</small>' in page
+    assert '<span class="deviates">12:46</span><br><small class="extension">+6 min</small>' in page
 
 
 @pytest.mark.parametrize(
