@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
+import functools
 import hashlib
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
@@ -23,7 +24,8 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from django.core.cache import cache
-from django.db.models import Count, F, Max, OuterRef, Q, QuerySet, Subquery, Sum
+from django.db import connection
+from django.db.models import Count, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -65,6 +67,10 @@ STANDINGS_SERIES_COLUMNS = 4
 BOARD_FORMAT = 1
 # The findings of a sheet version never change: kept a day, refreshed whenever it changes.
 FINDINGS_SECONDS = 24 * 3600
+# Sheets replayed for one board at most. With an empty cache (a restart) the first boards
+# come without some tables' findings, each with a fingerprint of its own, so the screens ask
+# again and get the rest: no answer waits for a hundred replays (about 150 ms).
+REPLAYS_PER_BOARD = 25
 
 T = TypeVar("T")
 
@@ -117,53 +123,66 @@ def shown_view(requested: str, series: Sequence[Series]) -> str:
 # -- The fingerprint ---------------------------------------------------------------------
 
 
-def _scalar(queryset: QuerySet[Any], group: str, aggregate: Any) -> Subquery:
-    """One aggregate over the rows of the outer tournament, as a subquery."""
-    values = queryset.order_by().values(group).annotate(value=aggregate).values("value")
-    return Subquery(values[:1])
+# Counters that move with every change a board shows, per source: the rows of the tournament
+# (``{t}``: the tournament's id) and the aggregates over them. Sheet versions move with every
+# game entered, corrected or deleted, every submission, confirmation and time-out; a swap of
+# two players changes the weighed sum of the seats.
+_SOURCES = (
+    (
+        "{ScoreSheet} x JOIN {Table} t ON t.id = x.table_id JOIN {Series} s ON s.id = t.series_id"
+        " WHERE s.tournament_id = {t}",
+        ("COUNT(*)", "SUM(x.version)", "SUM(CASE WHEN x.timeout THEN 1 ELSE 0 END)"),
+    ),
+    (
+        "{Pause} x JOIN {Series} s ON s.id = x.series_id WHERE s.tournament_id = {t}",
+        ("COUNT(*)", "SUM(CASE WHEN x.ended_at IS NULL THEN 1 ELSE 0 END)", "MAX(x.started_at)",
+         "MAX(x.ended_at)"),
+    ),
+    (
+        "{Extension} x JOIN {Table} t ON t.id = x.table_id JOIN {Series} s ON s.id = t.series_id"
+        " WHERE s.tournament_id = {t}",
+        ("COUNT(*)", "SUM(x.minutes)"),
+    ),
+    (
+        "{Penalty} x JOIN {Series} s ON s.id = x.series_id WHERE s.tournament_id = {t}",
+        ("COUNT(*)", "SUM(x.points)"),
+    ),
+    (
+        "{Registration} x WHERE x.tournament_id = {t}",
+        ("COUNT(*)", "SUM(x.id)", "SUM(x.withdrawn_from_series)"),
+    ),
+    (
+        "{Seat} x JOIN {Series} s ON s.id = x.series_id WHERE s.tournament_id = {t}",
+        ("COUNT(*)", "SUM(x.registration_id * (x.table_id * 8 + x.position))"),
+    ),
+    (
+        "{Announcement} x WHERE x.tournament_id = {t}",
+        ("COUNT(*)", "MAX(x.id)", "SUM(CASE WHEN x.ended_at IS NULL THEN 1 ELSE 0 END)"),
+    ),
+)  # fmt: skip
 
 
-def _aggregates(tournament: Tournament) -> dict[str, Any]:
-    """Counters that move with every change the board shows, in one query: sheet versions
-    (every game entered, corrected, deleted, every submission, confirmation, time-out),
-    pauses, Nachspielzeit, penalties, registrations, seats and announcements."""
-    here = OuterRef("pk")
-    sheets = ScoreSheet.objects.filter(table__series__tournament=here)
-    pauses = Pause.objects.filter(series__tournament=here)
-    extensions = Extension.objects.filter(table__series__tournament=here)
-    penalties = Penalty.objects.filter(series__tournament=here)
-    registrations = Registration.objects.filter(tournament=here)
-    seats = Seat.objects.filter(series__tournament=here)
-    announcements = Announcement.objects.filter(tournament=here)
-    sheet, series = "table__series__tournament", "series__tournament"
-    # A swap of two players changes the sum (players, tables and seats weighed differently).
-    seat_sum = Sum(F("registration_id") * (F("table_id") * 8 + F("position")))
-    subqueries = {
-        "sheet_versions": _scalar(sheets, sheet, Sum("version")),
-        "sheets": _scalar(sheets, sheet, Count("pk")),
-        "sheet_timeouts": _scalar(sheets, sheet, Count("pk", filter=Q(timeout=True))),
-        "pauses": _scalar(pauses, series, Count("pk")),
-        "pauses_open": _scalar(pauses, series, Count("pk", filter=Q(ended_at__isnull=True))),
-        "pause_started": _scalar(pauses, series, Max("started_at")),
-        "pause_ended": _scalar(pauses, series, Max("ended_at")),
-        "extensions": _scalar(extensions, sheet, Count("pk")),
-        "extension_minutes": _scalar(extensions, sheet, Sum("minutes")),
-        "penalties": _scalar(penalties, series, Count("pk")),
-        "penalty_points": _scalar(penalties, series, Sum("points")),
-        "registrations": _scalar(registrations, "tournament", Count("pk")),
-        "registration_ids": _scalar(registrations, "tournament", Sum("pk")),
-        "withdrawn": _scalar(registrations, "tournament", Sum("withdrawn_from_series")),
-        "seats": _scalar(seats, series, Count("pk")),
-        "seat_sum": _scalar(seats, series, seat_sum),
-        "announcements": _scalar(announcements, "tournament", Count("pk")),
-        "announcements_last": _scalar(announcements, "tournament", Max("pk")),
-        "announcements_active": _scalar(
-            announcements, "tournament", Count("pk", filter=Q(ended_at__isnull=True))
-        ),
-    }
-    named = {f"hall_{name}": subquery for name, subquery in subqueries.items()}
-    row = Tournament.objects.filter(pk=tournament.pk).annotate(**named).values(*named)
-    return dict(row.get())
+@functools.cache
+def _aggregates_sql() -> tuple[str, int]:
+    """The one query of all counters (written out: the ORM took ten times longer to compile
+    it than the database to answer it), and how often it names the tournament."""
+    models = (ScoreSheet, Table, Series, Pause, Extension, Penalty, Registration, Seat)
+    names = {m.__name__: connection.ops.quote_name(m._meta.db_table) for m in models}
+    names["Announcement"] = connection.ops.quote_name(Announcement._meta.db_table)
+    columns = [
+        f"(SELECT {aggregate} FROM {source.format(t='%s', **names)})"
+        for source, aggregates in _SOURCES
+        for aggregate in aggregates
+    ]
+    return "SELECT " + ", ".join(columns), len(columns)
+
+
+def _aggregates(tournament: Tournament) -> tuple[Any, ...]:
+    sql, count = _aggregates_sql()
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [tournament.pk] * count)
+        row = cursor.fetchone()
+    return tuple(row or ())
 
 
 def fingerprint(tournament: Tournament, series: Sequence[Series], view: str, language: str) -> str:
@@ -182,7 +201,7 @@ def fingerprint(tournament: Tournament, series: Sequence[Series], view: str, lan
         sorted((tournament.rule_overrides or {}).items()),
         list(tournament.tiebreak or ()),
         [(s.pk, s.number, s.status, s.starts_at, s.time_called_at, s.closed_at) for s in series],
-        sorted(_aggregates(tournament).items()),
+        _aggregates(tournament),
     )
     return hashlib.blake2b(repr(parts).encode(), digest_size=10).hexdigest()
 
@@ -356,8 +375,10 @@ def _rules_key(tournament: Tournament) -> str:
 
 
 def sheet_facts(series: Series, rows: Sequence[dict[str, Any]]) -> dict[int, SheetFacts]:
-    """Errors and end of each table's sheet, from the cache or replayed (one query for the
-    games of the tables not in the cache, none when all are)."""
+    """Errors and end of each table's sheet, from the cache or replayed: at most
+    ``REPLAYS_PER_BOARD`` sheets (the others are missing from the answer, to be replayed for
+    the next board); one query for the games of the sheets replayed, none when all are in
+    the cache."""
     rules = _rules_key(series.tournament)
     keys = {
         r["pk"]: _findings_key(
@@ -379,6 +400,7 @@ def sheet_facts(series: Series, rows: Sequence[dict[str, Any]]) -> dict[int, She
             facts[row["pk"]] = SheetFacts(*value)
         else:
             missing.append(row)
+    missing = missing[:REPLAYS_PER_BOARD]
     if not missing:
         return facts
     records: dict[int, list[dict[str, Any]]] = defaultdict(list)
@@ -405,7 +427,7 @@ def sheet_facts(series: Series, rows: Sequence[dict[str, Any]]) -> dict[int, She
     return facts
 
 
-def table_lines(series: Series, clock: HallClock | None) -> list[TableLine]:
+def table_lines(series: Series, clock: HallClock | None) -> tuple[list[TableLine], bool]:
     """Every table of the series by number: games entered of all, compulsory solos still
     open, behind the field, errors on the sheet, time called, handed in."""
     ruleset = ruleset_for(series.tournament)
@@ -448,7 +470,7 @@ def table_lines(series: Series, clock: HallClock | None) -> list[TableLine]:
                 expected=ruleset.total_games(size),
                 compulsory_open=max(size * ruleset.compulsory_solos - solos[pk], 0),
                 behind=False,
-                conflict=facts[pk].errors > 0,
+                conflict=pk in facts and facts[pk].errors > 0,
                 timeout=bool(row["sheet__timeout"]),
                 status=row["sheet__status"] or ScoreSheet.Status.OPEN,
                 countdown=Countdown.of(table_clock) if table_clock else None,
@@ -461,7 +483,9 @@ def table_lines(series: Series, clock: HallClock | None) -> list[TableLine]:
                 (
                     line.entered,
                     line.expected,
-                    not line.finished and not facts[row["pk"]].finished and not line.timeout,
+                    not line.finished
+                    and not (row["pk"] in facts and facts[row["pk"]].finished)
+                    and not line.timeout,
                 )
                 for line, row in zip(lines, rows, strict=True)
             ]
@@ -469,7 +493,7 @@ def table_lines(series: Series, clock: HallClock | None) -> list[TableLine]:
         lines = [
             dataclasses.replace(line, behind=flag) for line, flag in zip(lines, flags, strict=True)
         ]
-    return lines
+    return lines, len(facts) == len(rows)
 
 
 # -- Seating -----------------------------------------------------------------------------
@@ -616,6 +640,7 @@ class Board:
     tables: list[TablePage] = field(default_factory=list)
     seating: list[SeatingPage] = field(default_factory=list)
     standings: StandingsBoard | None = None
+    complete: bool = True  # False: some sheets' findings are still to be replayed
     #: (minutes left at most, stage) for display.js, tightest first.
     stages: tuple[tuple[int, str], ...] = tuple((m, s.value) for m, s in STAGE_THRESHOLDS)
 
@@ -721,7 +746,9 @@ def build_board(
         clock = series_clock(running, now)
         board.clock = clock_board(running, clock) if clock else None
         if view == TABLES:
-            lines = table_lines(running, clock)
+            lines, board.complete = table_lines(running, clock)
+            if not board.complete:  # the screen asks again and gets the rest
+                board.fingerprint = f"{digest}-partial"
             per_page = TABLES_ACROSS * table_rows(len(announcements))
             board.tables = [TablePage(page) for page in pages(lines, per_page)]
     elif view == SEATING:

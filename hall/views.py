@@ -12,8 +12,10 @@ import time
 from typing import Any
 
 from django.contrib import messages
+from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.cache import add_never_cache_headers
 from django.utils.translation import get_language
@@ -37,6 +39,14 @@ POLL_SECONDS = 5
 PAGE_SECONDS = 10
 # The longest fingerprint a screen may send back (longer ones are not ours).
 MAX_SINCE = 64
+# A board is kept for the other screens that ask with the same fingerprint. It holds end
+# times, not the time left (display.js counts down), so it stays right while it is kept.
+BOARD_SECONDS = 120
+
+
+def board_key(tournament: Tournament, digest: str) -> str:
+    """The cache key of a rendered board: the fingerprint covers view and language."""
+    return f"hall:board:{tournament.pk}:{digest}"
 
 
 def _stamp(response: HttpResponse) -> HttpResponse:
@@ -86,8 +96,15 @@ class FragmentView(HallMixin, View):
         tournament, series, requested, digest = self.state(slug)
         if request.GET.get("since", "")[:MAX_SINCE] == digest:
             return _stamp(HttpResponse(status=204))
-        board = boards.build_board(tournament, series, requested, digest)
-        return _stamp(render(request, "hall/_board.html", {"board": board}))
+        # The first screen to see a new fingerprint builds the board, the others read it.
+        key = board_key(tournament, digest)
+        html = cache.get(key)
+        if not isinstance(html, str):
+            board = boards.build_board(tournament, series, requested, digest)
+            html = render_to_string("hall/_board.html", {"board": board})
+            if board.complete:
+                cache.set(key, html, BOARD_SECONDS)
+        return _stamp(HttpResponse(html))
 
 
 class ManageView(OrganizerMixin, FormView[AnnouncementForm]):

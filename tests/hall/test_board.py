@@ -186,6 +186,23 @@ def test_findings_are_replayed_once_per_sheet_version(tournament: Tournament) ->
     assert len(again.captured_queries) == len(cold.captured_queries)
 
 
+def test_after_a_restart_the_sheets_are_replayed_a_few_per_board(
+    tournament: Tournament, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    world = started(build_world(tournament, (4, 4, 4)))
+    for table in world.tables:
+        play(table, [NORMAL])
+    game = Game.objects.get(table=world.tables[2], number=1)  # table 3's sheet is wrong
+    Game.objects.filter(pk=game.pk).update(dealer=game.dealer % 4 + 1)
+    monkeypatch.setattr(boards, "REPLAYS_PER_BOARD", 2)
+    with freeze_time(at(10)):
+        first, second = board_of(tournament), board_of(tournament)
+    assert not first.complete and first.fingerprint.endswith("-partial")
+    assert [t.conflict for t in lines(first)] == [False, False, False]  # table 3 not yet seen
+    assert second.complete and not second.fingerprint.endswith("-partial")
+    assert [t.conflict for t in lines(second)] == [False, False, True]
+
+
 # -- Seating and standings -----------------------------------------------------------------
 
 

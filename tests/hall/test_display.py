@@ -10,9 +10,12 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from freezegun import freeze_time
 
+from hall import board as boards
 from hall.services import announce, withdraw
 from scoring.services import Actor, Door
 from scoring.services.clock import pause_hall
@@ -57,7 +60,7 @@ def view_of(html: str) -> str:
 
 
 def fingerprint_of(html: str) -> str:
-    found = re.search(r'data-fingerprint="(\w+)"', html)
+    found = re.search(r'data-fingerprint="([\w-]+)"', html)
     assert found
     return found.group(1)
 
@@ -169,6 +172,31 @@ def test_the_fragment_says_204_while_nothing_changed(
     assert "<html" not in html  # the board alone
     withdraw(note, actor=referee)
     assert "Mittagspause" not in screen.get(FRAGMENT).content.decode()
+
+
+def test_the_next_screen_reads_the_board_the_first_one_built(
+    screen: Client, running: World
+) -> None:
+    with CaptureQueriesContext(connection) as first:
+        screen.get(FRAGMENT, {"since": "an-old-one"})
+    with CaptureQueriesContext(connection) as second:
+        page_client(language="en").get(FRAGMENT, {"since": "another-old-one"})
+    # the tournament, its series and the counters; no board built again
+    assert len(second.captured_queries) == 3 < len(first.captured_queries)
+
+
+def test_a_partial_board_is_asked_for_again(
+    screen: Client, running: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(boards, "REPLAYS_PER_BOARD", 0)  # nothing replayed: never complete
+    first = screen.get(FRAGMENT)
+    digest = fingerprint_of(first.content.decode())
+    assert digest.endswith("partial")
+    assert screen.get(FRAGMENT, {"since": digest}).status_code == 200  # not 204: the rest
+    monkeypatch.setattr(boards, "REPLAYS_PER_BOARD", 25)
+    complete = fingerprint_of(screen.get(FRAGMENT, {"since": digest}).content.decode())
+    assert complete == digest.removesuffix("-partial")
+    assert screen.get(FRAGMENT, {"since": complete}).status_code == 204
 
 
 def test_every_answer_carries_the_servers_clock(screen: Client, running: World) -> None:
