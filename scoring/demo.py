@@ -7,6 +7,7 @@ import random
 from typing import Any
 
 from django.db import transaction
+from django.dispatch import Signal
 
 from scoring.services import Actor, Door
 from scoring.services.closing import close_series
@@ -18,6 +19,9 @@ from tournaments.services import ServiceError
 from tournaments.services.lifecycle import start_series
 
 LEVELS = (None, None, None, "ansage", "ansage", "90")
+#: Sent with ``tournament`` once the demo is built: the apps above this one add their part
+#: (the hall display an announcement) without this module knowing them.
+demo_built = Signal()
 
 
 def _points(rng: random.Random) -> int:
@@ -123,4 +127,5 @@ def build_demo(players: int = 46, series: int = 3, seed: int = 2026) -> Tourname
             play_table(table, rng, games=rng.randint(6, 16) if last else None)
         if not last:
             close_played(current)
+    demo_built.send(sender=build_demo, tournament=tournament)
     return tournament

@@ -7,9 +7,11 @@ import pytest
 from django.contrib.auth.models import User
 from freezegun import freeze_time
 
+from hall.demo import ANNOUNCEMENT
 from hall.models import Announcement
 from hall.services import MADE, WITHDRAWN, announce, withdraw
 from scoring.audit_text import ACTIONS
+from scoring.demo import build_demo
 from scoring.models import AuditEntry
 from scoring.services import Actor, Door
 from tournaments.models import Tournament
@@ -75,3 +77,11 @@ def test_withdrawn_once(tournament: Tournament, referee: Actor) -> None:
         again = withdraw(note, actor=referee)
     assert not done.active and again.ended_at == done.ended_at
     assert AuditEntry.objects.filter(action=WITHDRAWN).count() == 1
+
+
+def test_the_demo_tournament_has_an_announcement() -> None:
+    tournament = build_demo(players=13, series=2, seed=5)
+    (note,) = Announcement.objects.filter(tournament=tournament)
+    assert note.active and note.text == ANNOUNCEMENT
+    running = tournament.series.get(number=2)
+    assert running.status == "running" and running.starts_at is not None
