@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 from django.views import View
 
 from rules.series import NextGame
+from scoring.clock import TableClock
 from scoring.forms import GameForm, TranscriptionForm, form_field_for, form_field_for_transcription
 from scoring.messages import breakdown_lines, named_finding, tell
 from scoring.models import Game, ScoreSheet
@@ -203,17 +204,25 @@ class SheetView(View):
         """Seat -> player, for messages that name a seat."""
         return {s.position: str(s.registration.player) for s in self.seats()}
 
+    def own_clock(self) -> TableClock | None:
+        """The table's clock while its series runs (None before the signal)."""
+        series = self.table.series
+        if series.status != Series.Status.RUNNING:
+            return None
+        hall = series_clock(series)
+        return hall.for_table(self.table.number) if hall else None
+
     def clock(
         self, sheet: ScoreSheet, records: list[dict[str, Any]], nxt: NextGame
     ) -> dict[str, Any]:
         """The table's clock while it still plays (running series, open sheet, games left);
         once its time is up or called, what may still be played: the game in progress,
         then the compulsory solos still open (who)."""
-        series = self.table.series
-        if series.status != Series.Status.RUNNING or sheet.status != "open" or nxt.finished:
+        if self.table.series.status != Series.Status.RUNNING:
             return {}
-        hall = series_clock(series)
-        own = hall.for_table(self.table.number) if hall else None
+        if sheet.status != "open" or nxt.finished:
+            return {}
+        own = self.own_clock()
         context: dict[str, Any] = {"clock": own, "clock_paused": bool(own and own.paused)}
         if sheet.timeout or (own is not None and own.is_up):
             after = (
@@ -403,15 +412,22 @@ class TableHomeView(SheetView):
 
 
 class ClockView(SheetView):
-    """The table's clock alone (htmx, polled by the sheet page, so what is typed in the
-    entry form stays)."""
+    """The table's clock alone, polled (htmx) by the sheet page while the clock runs, so
+    what is typed in the entry form stays. While it runs the poll reads only the clock,
+    never the sheet or its games, so it cannot get in the way of an entry; once time is up
+    it reads them once to say what may still be played, and the page stops polling."""
 
     def get(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        sheet = current_sheet(self.table)
-        games = Game.objects.filter(table=self.table).order_by("number")
-        records = [{**g.record, "dealer": g.dealer} for g in games]
-        nxt = review(self.table, sheet, records, len(self.seats())).next
-        context = {"base": self.base(), **self.clock(sheet, records, nxt)}
+        own = self.own_clock()
+        context: dict[str, Any] = {"base": self.base()}
+        if own is not None and not own.is_up:
+            context.update(clock=own, clock_paused=own.paused)
+        elif own is not None:
+            sheet = current_sheet(self.table)
+            games = Game.objects.filter(table=self.table).order_by("number")
+            records = [{**g.record, "dealer": g.dealer} for g in games]
+            nxt = review(self.table, sheet, records, len(self.seats())).next
+            context.update(self.clock(sheet, records, nxt))
         return render(request, "scoring/_table_clock.html", context)
 
 

@@ -10,7 +10,9 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from freezegun import freeze_time
 
 from scoring.models import AuditEntry, Extension, Pause, ScoreSheet
@@ -411,6 +413,28 @@ def test_the_captains_clock_fragment_refreshes_alone(hall: World) -> None:
     page = captain_page(hall.tables[0], at(90), "uhr/")
     assert "10 minutes left (until 12:40)" in page
     assert "<html" not in page and 'hx-get="/tisch/' in page
+
+
+def test_the_running_clocks_poll_leaves_the_sheet_and_its_games_alone(hall: World) -> None:
+    """While the clock runs the poll reads no row an entry writes (on SQLite a read of the
+    same table at the moment of a write would refuse that write)."""
+    client = page_client(language="en")
+    with freeze_time(at(30)), CaptureQueriesContext(connection) as queries:
+        response = client.get(f"/tisch/{hall.tables[0].captain_token}/uhr/")
+    assert response.status_code == 200
+    touched = " ".join(q["sql"] for q in queries)
+    assert "scoring_game" not in touched and "scoring_scoresheet" not in touched
+
+
+def test_once_time_is_up_the_page_stops_polling(hall: World, referee: Actor) -> None:
+    assert 'hx-get="/tisch/' in captain_page(hall.tables[0], at(30))
+    up = captain_page(hall.tables[0], at(101))
+    assert "Time is up." in up and 'hx-get="/tisch/' not in up
+    assert "Time is up." in captain_page(hall.tables[0], at(101), "uhr/")
+    with freeze_time(at(50)):
+        set_timeout(hall.tables[1], timeout=True, actor=referee)
+    called = captain_page(hall.tables[1], at(51))
+    assert "The referee has called time." in called and 'hx-get="/tisch/' not in called
 
 
 def test_a_submitted_sheet_shows_no_clock(hall: World) -> None:
