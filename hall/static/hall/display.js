@@ -142,10 +142,15 @@
       label.textContent = pages.length > 1 ? `${text} · ${pageIndex + 1}/${pages.length}` : text;
     }
   };
-  setInterval(() => {
-    pageIndex += 1;
-    showPage();
-  }, pageMs);
+  let pageTimer = null;
+  const turnPages = () => {
+    clearInterval(pageTimer);
+    pageTimer = setInterval(() => {
+      pageIndex += 1;
+      showPage();
+    }, pageMs);
+  };
+  const viewOf = (board) => [...(board?.classList || [])].find((c) => c.startsWith("view-"));
 
   // --- Polling ----------------------------------------------------------------------------
   const fingerprint = () => holder.querySelector(".board")?.dataset.fingerprint || "";
@@ -158,7 +163,13 @@
     template.innerHTML = html.trim();
     const board = template.content.querySelector(".board");
     if (!board) throw new Error("no board in the answer");
+    const newView = viewOf(board) !== viewOf(holder.querySelector(".board"));
     holder.replaceChildren(board);
+    if (newView) {
+      // Another view starts at its first page, shown for a whole turn.
+      pageIndex = 0;
+      turnPages();
+    }
     showPage();
     tick();
   };
@@ -194,6 +205,7 @@
   };
 
   showPage();
+  turnPages();
   tick();
   // Four times a second: each countdown changes its second at its own moment.
   setInterval(tick, 250);
