@@ -49,7 +49,8 @@ def load_series(series: Series) -> SeriesInfo:
         series_number=series.number,
         date=date,
         starts_at=timezone.localtime(starts_at) if starts_at else None,
-        time_limit_minutes=series.time_limit_minutes,
+        playing_minutes_4=ruleset.playing_minutes(4),
+        playing_minutes_5=ruleset.playing_minutes(5),
         tables=tuple(
             TableInfo(
                 number=table.number,

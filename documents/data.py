@@ -64,13 +64,13 @@ class SeriesInfo:
     series_number: int
     date: dt.date
     starts_at: dt.datetime | None
-    time_limit_minutes: int
+    playing_minutes_4: int  # the rule set's playing time at four (TSR 8.5.1: 100 minutes)
+    playing_minutes_5: int  # ... and at five (125 minutes)
     tables: tuple[TableInfo, ...]
 
     def minutes_for(self, size: int) -> int:
-        """The series' time limit is for a table of four; a table of five plays 30 games
-        instead of 24 and gets proportionally longer (TSR 10: 125 instead of 100 min)."""
-        return self.time_limit_minutes * 5 // 4 if size >= 5 else self.time_limit_minutes
+        """The playing time printed on a table's sheet, by its size."""
+        return self.playing_minutes_5 if size >= 5 else self.playing_minutes_4
 
 
 @dataclass(frozen=True, slots=True)

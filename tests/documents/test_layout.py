@@ -24,7 +24,8 @@ def _series(tables: int, size: int = 4) -> SeriesInfo:
         series_number=1,
         date=dt.date(2026, 1, 1),
         starts_at=None,
-        time_limit_minutes=100,
+        playing_minutes_4=100,
+        playing_minutes_5=125,
         tables=tuple(
             TableInfo(
                 number=n,

@@ -113,7 +113,7 @@ def _series(first: str, last: str) -> SeriesInfo:
                   for p in range(1, 5))  # fmt: skip
     return SeriesInfo(
         tournament_name="T", tournament_slug="t", venue="", series_number=1,
-        date=dt.date(2026, 1, 1), starts_at=None, time_limit_minutes=100,
+        date=dt.date(2026, 1, 1), starts_at=None, playing_minutes_4=100, playing_minutes_5=125,
         tables=(textfit_table(seats),),
     )  # fmt: skip
 
