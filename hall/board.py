@@ -332,10 +332,6 @@ class TableLine:
     deviates: bool  # its time ends elsewhere than the main clock's
 
     @property
-    def percent(self) -> int:
-        return min(100, round(100 * self.entered / self.expected)) if self.expected else 0
-
-    @property
     def finished(self) -> bool:
         return self.status != ScoreSheet.Status.OPEN
 
@@ -643,16 +639,6 @@ class Board:
     complete: bool = True  # False: some sheets' findings are still to be replayed
     #: (minutes left at most, stage) for display.js, tightest first.
     stages: tuple[tuple[int, str], ...] = tuple((m, s.value) for m, s in STAGE_THRESHOLDS)
-
-    @property
-    def page_count(self) -> int:
-        if self.view == TABLES:
-            return len(self.tables)
-        if self.view == SEATING:
-            return len(self.seating)
-        if self.view == STANDINGS and self.standings:
-            return len(self.standings.pages)
-        return 1
 
     @property
     def table_rows(self) -> int:

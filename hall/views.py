@@ -85,6 +85,7 @@ class DisplayView(HallMixin, View):
             "sound": request.GET.get("sound") == "1",
             "poll_seconds": POLL_SECONDS,
             "page_seconds": PAGE_SECONDS,
+            "server_ms": int(time.time() * 1000),
         }
         return _stamp(render(request, "hall/display.html", context))
 

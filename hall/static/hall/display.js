@@ -34,7 +34,9 @@
 
   // --- The server's clock ---------------------------------------------------------------
   const samples = [];
-  let offset = 0;
+  // Until the first answer: the server's clock when it wrote the page (late by the page's
+  // way here, but not by whatever the device's own clock says).
+  let offset = Number(root.dataset.serverTime) ? Number(root.dataset.serverTime) - Date.now() : 0;
   const learnClock = (response, sent, received) => {
     const server = Number(response.headers.get("X-Server-Time"));
     if (!Number.isFinite(server) || server <= 0) return;
