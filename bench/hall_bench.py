@@ -189,7 +189,7 @@ def main() -> None:
         )
         base = figures[0].median
         print(
-            f"{'':26} {'median':>9} {'p95':>9} {'statements':>11} {'status':>7} {'x landing':>10}"
+            f"{'':34} {'median':>9} {'p95':>9} {'statements':>11} {'status':>7} {'x landing':>10}"
         )
         for f in figures:
             print(

@@ -44,19 +44,29 @@ def standings_rows(lines: Iterable[StandingLine]) -> SafeString:
     return mark_safe("".join(rows))
 
 
-def _flags(line: TableLine) -> str:
+def _flag_labels() -> dict[str, str]:
+    return {
+        "conflict": escape(_("check the sheet")),
+        "behind": escape(_("behind")),
+        "timeout": escape(_("time called")),
+        "submitted": escape(_("submitted")),
+        "confirmed": escape(_("confirmed")),
+    }
+
+
+def _flags(line: TableLine, labels: dict[str, str]) -> str:
     flags = []
     if line.deviates and line.countdown:
         flags.append(f'<li class="flag flag-clock" data-time>{line.countdown.text}</li>')
     for shown, kind, label in (
-        (line.conflict, "conflict", _("check the sheet")),
-        (line.behind, "behind", _("behind")),
-        (line.timeout, "timeout", _("time called")),
-        (line.status == "submitted", "done", _("submitted")),
-        (line.status == "confirmed", "done", _("confirmed")),
+        (line.conflict, "conflict", "conflict"),
+        (line.behind, "behind", "behind"),
+        (line.timeout, "timeout", "timeout"),
+        (line.status == "submitted", "done", "submitted"),
+        (line.status == "confirmed", "done", "confirmed"),
     ):
         if shown:
-            flags.append(f'<li class="flag flag-{kind}">{escape(label)}</li>')
+            flags.append(f'<li class="flag flag-{kind}">{labels[label]}</li>')
     return "".join(flags)
 
 
@@ -66,6 +76,8 @@ def table_cards(lines: Iterable[TableLine]) -> SafeString:
     its countdown for display.js (time up, or its own end when it deviates)."""
     word, entered = escape(_("Table")), escape(_("games entered"))
     played = escape(_("compulsory solos played"))
+    solos: dict[int, str] = {}
+    labels = _flag_labels()
     cards = []
     for line in lines:
         classes = ["table-card"]
@@ -85,24 +97,27 @@ def table_cards(lines: Iterable[TableLine]) -> SafeString:
                 f' data-countdown data-ends="{line.countdown.ends_ms:d}"'
                 f' data-remaining="{line.countdown.remaining:d}"{paused}'
             )
-        solos = (
-            escape(
-                ngettext(
-                    "%(counter)s compulsory solo open",
-                    "%(counter)s compulsory solos open",
-                    line.compulsory_open,
+        open_ = line.compulsory_open
+        if open_ not in solos:  # a handful of counts: each translated once
+            solos[open_] = (
+                escape(
+                    ngettext(
+                        "%(counter)s compulsory solo open",
+                        "%(counter)s compulsory solos open",
+                        open_,
+                    )
+                    % {"counter": open_}
                 )
-                % {"counter": line.compulsory_open}
+                if open_
+                else played
             )
-            if line.compulsory_open
-            else played
-        )
         cards.append(
             f'<article class="{" ".join(classes)}"{clock}>'
             f'<h2 class="table-number"><small>{word}</small> {line.number:d}</h2>'
             f'<p class="games" title="{entered}"><strong>{line.entered:d}</strong>'
             f"&#8239;/&#8239;{line.expected:d}</p>"
             f'<progress value="{line.entered:d}" max="{line.expected:d}"></progress>'
-            f'<ul class="card-foot"><li class="solos">{solos}</li>{_flags(line)}</ul></article>'
+            f'<ul class="card-foot"><li class="solos">{solos[open_]}</li>'
+            f"{_flags(line, labels)}</ul></article>"
         )
     return mark_safe("".join(cards))
