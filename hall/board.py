@@ -67,10 +67,11 @@ STANDINGS_SERIES_COLUMNS = 4
 BOARD_FORMAT = 1
 # The findings of a sheet version never change: kept a day, refreshed whenever it changes.
 FINDINGS_SECONDS = 24 * 3600
-# Sheets replayed for one board at most. With an empty cache (a restart) the first boards
-# come without some tables' findings, each with a fingerprint of its own, so the screens ask
-# again and get the rest: no answer waits for a hundred replays (about 150 ms).
-REPLAYS_PER_BOARD = 25
+# Sheets replayed for one board at most (about 1 ms each). With an empty cache (a restart)
+# the first boards come without some tables' findings, each with a fingerprint of its own,
+# so the screens ask again and get the rest: no answer waits for a hundred replays (about
+# 150 ms); after seven boards (half a minute) every table's flags are there.
+REPLAYS_PER_BOARD = 15
 
 T = TypeVar("T")
 

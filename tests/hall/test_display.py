@@ -193,7 +193,7 @@ def test_a_partial_board_is_asked_for_again(
     digest = fingerprint_of(first.content.decode())
     assert digest.endswith("partial")
     assert screen.get(FRAGMENT, {"since": digest}).status_code == 200  # not 204: the rest
-    monkeypatch.setattr(boards, "REPLAYS_PER_BOARD", 25)
+    monkeypatch.setattr(boards, "REPLAYS_PER_BOARD", 15)
     complete = fingerprint_of(screen.get(FRAGMENT, {"since": digest}).content.decode())
     assert complete == digest.removesuffix("-partial")
     assert screen.get(FRAGMENT, {"since": complete}).status_code == 204
