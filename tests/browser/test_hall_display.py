@@ -31,11 +31,12 @@ from scoring.demo import play_table
 from scoring.services import Actor, Door
 from scoring.services.clock import extend_table
 from scoring.services.closing import close_series
+from tests.factories import build_world, make_tournament
 from tournaments.demo import create_demo_tournament
 from tournaments.models import Series, Tournament
 from tournaments.services.lifecycle import start_series
 
-pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 WIDTH, HEIGHT = 1920, 1080
 PLAYERS = 120  # 30 tables: three pages of seating, two of tables
@@ -109,6 +110,7 @@ def shots(tmp_path: Path) -> list[Path]:
     return directories
 
 
+@pytest.mark.slow
 def test_a_series_on_the_hall_display(
     live_server: Any, browser: Any, hall: tuple[Tournament, Actor], shots: list[Path]
 ) -> None:
@@ -210,4 +212,23 @@ def test_a_series_on_the_hall_display(
     assert not now["offline"]
     photograph("standings")
     assert not [e for e in errors if "ERR_INTERNET_DISCONNECTED" not in e], errors
+    context.close()
+
+
+def test_the_sound_needs_one_click(live_server: Any, browser: Any) -> None:
+    """Browsers play no sound before the page was touched: the screen says so until then."""
+    tournament = make_tournament("klang")
+    build_world(tournament, (4,), status=Series.Status.DRAWN)
+    context = browser.new_context(viewport={"width": WIDTH, "height": HEIGHT})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.goto(f"{live_server.url}/turniere/klang/halle/?sound=1")
+    hint = page.locator(".sound-hint")
+    hint.wait_for(state="visible")
+    hint.click()
+    hint.wait_for(state="hidden")
+    page.goto(f"{live_server.url}/turniere/klang/halle/")
+    assert page.locator(".sound-hint").count() == 0
+    assert not errors, errors
     context.close()
