@@ -150,8 +150,9 @@ def main() -> None:
                 args.runs,
             ),
         ]
-        for _ in range(5):  # every sheet replayed once (a few per board), as after a while
-            client.get(f"{fragment}?view=tables")
+        for _ in range(20):  # every sheet replayed once (a few per board), as after a while
+            if "-partial" not in client.get(f"{fragment}?view=tables").content.decode():
+                break
         for view in ("tables", "clock", "seating", "standings"):
             path = f"{fragment}?view={view}"
             html = client.get(path).content.decode()
