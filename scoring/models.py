@@ -173,8 +173,8 @@ class Extension(models.Model):
 
 
 class PlayerScore(models.Model):
-    """A player's points from one game row or one penalty: what the standings add up in a
-    single aggregate query."""
+    """A player's points from one game row or one penalty: what his totals (SeriesTotal,
+    TournamentTotal) add up."""
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="+")
     series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="+")
@@ -206,8 +206,8 @@ class PlayerScore(models.Model):
             ),
         ]
         indexes = [
-            # Covers the standings aggregate on PostgreSQL (an index-only scan); other
-            # databases ignore ``include``.
+            # Covers the sums of a player's series (``series_totals``) on PostgreSQL (an
+            # index-only scan); other databases ignore ``include``.
             models.Index(
                 fields=["tournament", "series_number", "registration"],
                 include=["points", "played", "solo", "won", "compulsory"],
@@ -268,6 +268,32 @@ class SeriesTotal(models.Model):
 
     def __str__(self) -> str:
         return f"{self.registration}, {self.series_number}: {self.points}"
+
+
+class TournamentTotal(models.Model):
+    """A player's SeriesTotal rows summed over the tournament, with each series' points: the
+    overall standings read one row per player, next to his name. Recomputed with them."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="+")
+    registration = models.OneToOneField(
+        Registration, on_delete=models.CASCADE, related_name="total"
+    )
+    points = models.IntegerField(default=0)
+    games = models.PositiveIntegerField(default=0)
+    solos = models.PositiveIntegerField(default=0)
+    solos_won = models.PositiveIntegerField(default=0)
+    compulsory = models.PositiveIntegerField(default=0)
+    voluntary_won = models.PositiveIntegerField(default=0)
+    deductions = models.IntegerField(default=0)
+    # Points of series 1, 2, ... up to the last with a result; null where he has none.
+    series_points = models.JSONField(default=list)
+
+    class Meta:
+        verbose_name = _("tournament total")
+        verbose_name_plural = _("tournament totals")
+
+    def __str__(self) -> str:
+        return f"{self.registration}: {self.points}"
 
 
 class AuditEntry(models.Model):

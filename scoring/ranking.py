@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 
 @dataclass(frozen=True)
@@ -46,8 +47,10 @@ METRICS: dict[str, Metric] = {
 }
 
 
-@dataclass(frozen=True)
-class Ranked:
+class Ranked(NamedTuple):
+    """A row with its place (a named tuple: made a thousand times per standings, and
+    several times faster to make than a frozen dataclass)."""
+
     place: int
     shared: bool
     row: StandingRow
@@ -58,11 +61,14 @@ def rank(rows: Sequence[StandingRow], tiebreak: Sequence[str] = ()) -> list[Rank
     equal on every metric share a place; the next place skips accordingly (1, 2, 2, 4)."""
     metrics = [METRICS["total"]] + [METRICS[k] for k in tiebreak if k in METRICS and k != "total"]
 
-    def sort_key(row: StandingRow) -> tuple[int, ...]:
-        return tuple(-m.value(row) for m in metrics)
-
-    ordered = sorted(rows, key=lambda row: (sort_key(row), row.key))
-    keys = [sort_key(row) for row in ordered]
+    values = [m.value for m in metrics]
+    # (sort key, row key, index): plain tuples sort fastest; the index keeps equal rows in
+    # their order
+    decorated = sorted(
+        (tuple([-value(row) for value in values]), row.key, index) for index, row in enumerate(rows)
+    )
+    keys = [d[0] for d in decorated]
+    ordered = [rows[d[2]] for d in decorated]
     ranked = []
     place = 0
     for index, row in enumerate(ordered):

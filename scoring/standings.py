@@ -1,18 +1,22 @@
-"""Standings: the maintained per-series totals of every player (``SeriesTotal``) plus the
-names, ranked by the pure core in ranking.py."""
+"""Standings: the maintained totals of every player (``TournamentTotal`` over the tournament,
+``SeriesTotal`` per series) with the names, ranked by the pure core in ranking.py."""
 
 from __future__ import annotations
 
+import json
+from collections.abc import Sequence
 from typing import Any
 
+from django.db import connection
 from django.db.models import Sum
 
-from scoring.models import SeriesTotal
-from scoring.ranking import StandingRow, rank
-from tournaments.models import DEFAULT_TIEBREAK, Registration, Series, Tournament
+from scoring.models import SeriesTotal, TournamentTotal
+from scoring.ranking import Ranked, StandingRow, rank
+from tournaments.models import DEFAULT_TIEBREAK, Player, Registration, Series, Tournament
 
 #: What a player's line sums over his series, as the totals name it.
 COUNTED = ("games", "solos", "solos_won", "compulsory", "voluntary_won")
+NAMES = ("pk", "start_number", "player__first_name", "player__last_name", "player__club")
 
 
 def _series_with_results(tournament: Tournament, up_to: int | None) -> int:
@@ -24,82 +28,124 @@ def _series_with_results(tournament: Tournament, up_to: int | None) -> int:
     return max(started, default=0)
 
 
-def _aggregate(
-    tournament: Tournament, columns: int, only_series: int | None
-) -> list[dict[str, Any]]:
-    """One row per player: his totals per series (series number → points, then COUNTED).
+def _row(
+    name: Sequence[Any], series_points: tuple[int | None, ...], counts: Sequence[int]
+) -> StandingRow:
+    """A player's figures: ``name`` as NAMES, his points per series, the sums of COUNTED.
+    Its data is already his line of the table, but for the place (``_table``)."""
+    pk, start_number, first_name, last_name, club = name
+    games, solos, solos_won, compulsory, voluntary_won = counts
+    total = sum(filter(None, series_points))
+    line = {
+        "place": 0,
+        "shared": False,
+        "registration": pk,
+        "total": total,
+        "series": list(series_points),
+        "start_number": start_number,
+        "name": f"{first_name} {last_name}",
+        "club": club,
+        "games": games,
+        "solos": solos,
+        "solos_won": solos_won,
+        "compulsory": compulsory,
+        "voluntary_won": voluntary_won,
+        "voluntary": solos - compulsory,
+    }
+    return StandingRow(pk, series_points, total, line)
 
-    The totals are read as they are kept, one row per player and series (a total without
-    score rows behind it stands for no result), then the names; the pivot happens in Python.
-    """
+
+def _overall_sql() -> str:
+    registrations, players, totals, series = (
+        m._meta.db_table for m in (Registration, Player, TournamentTotal, Series)
+    )
+    return f"""
+        SELECT r.id, r.start_number, p.first_name, p.last_name, p.club,
+               COALESCE(t.games, 0), COALESCE(t.solos, 0), COALESCE(t.solos_won, 0),
+               COALESCE(t.compulsory, 0), COALESCE(t.voluntary_won, 0),
+               CAST(t.series_points AS text),
+               (SELECT max(s.number) FROM {series} s
+                 WHERE s.tournament_id = %s AND s.status <> %s)
+          FROM {registrations} r
+          JOIN {players} p ON p.id = r.player_id
+          LEFT JOIN {totals} t ON t.registration_id = r.id
+         WHERE r.tournament_id = %s
+    """  # table names come from the models; every value is a parameter
+
+
+def _overall_rows(tournament: Tournament) -> list[StandingRow] | None:
+    """Every player's line from his tournament total, read in one statement with his name
+    and the number of columns (as ``_series_with_results``); None if a total holds a series
+    beyond the columns (then only the series totals can say).
+
+    The overall standings are the most read page of a running tournament: one plain
+    statement, its series points as JSON text decoded in one call for all players. (Through
+    the ORM, building the query and converting the rows took as long as reading the
+    registrations; so did decoding each player's list on its own.)"""
+    with connection.cursor() as cursor:
+        cursor.execute(_overall_sql(), [tournament.pk, Series.Status.PLANNED.value, tournament.pk])
+        found = cursor.fetchall()
+    every = json.loads("[" + ",".join(row[10] or "[]" for row in found) + "]")
+    columns = (found[0][11] or 0) if found else 0
+    missing = (None,) * columns
+    rows = []
+    for row, played in zip(found, every, strict=True):
+        if len(played) > columns:
+            return None
+        rows.append(_row(row[:5], (*played, *missing[len(played) :]), row[5:10]))
+    return rows
+
+
+def _series_rows(
+    tournament: Tournament, columns: int, only_series: int | None = None
+) -> list[StandingRow]:
+    """Every player's line from his series totals up to ``columns``; with ``only_series``
+    the players of that series, with its points only. A total without score rows behind
+    it (its last game deleted) stands for no result."""
     totals = SeriesTotal.objects.filter(tournament=tournament, entries__gt=0)
     totals = (
         totals.filter(series_number=only_series)
         if only_series
         else totals.filter(series_number__lte=columns)
     )
-    players: dict[int, dict[str, Any]] = {
-        r["pk"]: {**r, "series": {}}
-        for r in Registration.objects.filter(tournament=tournament).values(
-            "pk", "start_number", "player__first_name", "player__last_name", "player__club"
-        )
-    }
+    played: dict[int, dict[int, list[int]]] = {}
     for registration, number, *sums in totals.values_list(
         "registration_id", "series_number", "points", *COUNTED
     ).order_by():
-        players[registration]["series"][number] = sums
-    return list(players.values())
-
-
-def _rows(values: list[dict[str, Any]], columns: int) -> list[StandingRow]:
+        played.setdefault(registration, {})[number] = sums
     rows = []
-    for v in values:
-        played: dict[int, list[int]] = v["series"]
-        series_points = tuple(played[n][0] if n in played else None for n in range(1, columns + 1))
-        # column sums over the player's series: points first, then COUNTED
-        columns_summed = [sum(c) for c in zip(*played.values(), strict=True)] or [0] * 6
-        sums = dict(zip(COUNTED, columns_summed[1:], strict=True))
-        data = {
-            "start_number": v["start_number"],
-            "name": f"{v['player__first_name']} {v['player__last_name']}",
-            "club": v["player__club"],
-            **sums,
-            "voluntary": sums["solos"] - sums["compulsory"],
-        }
-        total = sum(p for p in series_points if p is not None)
-        rows.append(StandingRow(key=v["pk"], series_points=series_points, total=total, data=data))
+    for name in Registration.objects.filter(tournament=tournament).values_list(*NAMES).order_by():
+        mine = played.get(name[0], {})
+        if only_series and not mine:
+            continue
+        numbers = (only_series,) if only_series else range(1, columns + 1)
+        series_points = tuple(mine[n][0] if n in mine else None for n in numbers)
+        counts = [sum(v[i] for v in mine.values()) for i in range(1, len(COUNTED) + 1)]
+        rows.append(_row(name, series_points, counts))
     return rows
 
 
-def _table(ranked: list[Any]) -> list[dict[str, Any]]:
-    return [
-        {
-            "place": r.place,
-            "shared": r.shared,
-            "registration": r.row.key,
-            "total": r.row.total,
-            "series": list(r.row.series_points),
-            **r.row.data,
-        }
-        for r in ranked
-    ]
+def _table(ranked: list[Ranked]) -> list[dict[str, Any]]:
+    """The lines in rank order with their places."""
+    lines = []
+    for r in ranked:
+        line = r.row.data
+        line["place"], line["shared"] = r.place, r.shared
+        lines.append(line)
+    return lines
 
 
 def overall_standings(tournament: Tournament, *, up_to: int | None = None) -> list[dict[str, Any]]:
     """All players by total points over the series so far (penalties included)."""
-    columns = _series_with_results(tournament, up_to)
-    rows = _rows(_aggregate(tournament, columns, None), columns)
+    rows = _overall_rows(tournament) if up_to is None else None
+    if rows is None:
+        rows = _series_rows(tournament, _series_with_results(tournament, up_to))
     return _table(rank(rows, tournament.tiebreak or DEFAULT_TIEBREAK))
 
 
 def series_standings(series: Series) -> list[dict[str, Any]]:
     """The players of one series by their points in it."""
-    values = [v for v in _aggregate(series.tournament, series.number, series.number) if v["series"]]
-    rows = [
-        StandingRow(row.key, (row.series_points[-1],), row.total, row.data)
-        for row in _rows(values, series.number)
-    ]
-    return _table(rank(rows, ()))
+    return _table(rank(_series_rows(series.tournament, series.number, series.number), ()))
 
 
 def points_before_series(tournament: Tournament, before_series: int) -> dict[int, int]:

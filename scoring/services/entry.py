@@ -15,7 +15,6 @@ turns a concurrent duplicate into the same lookup.
 
 from __future__ import annotations
 
-import datetime
 import hashlib
 import json
 from collections.abc import Callable
@@ -33,7 +32,7 @@ from scoring.models import AuditEntry, Game, PlayerScore, ScoreSheet
 from scoring.modes import MODES, Mode, Outcome
 from scoring.rulesets import ruleset_for
 from scoring.services import Actor, Door, GameEntered, SheetChanged
-from scoring.services.series_totals import refresh_totals
+from scoring.services.series_totals import lock_ctes, refresh_totals, save_with_totals, sql_values
 from tournaments.models import Seat, Series, Table
 from tournaments.services import Refusal, ServiceError
 from tournaments.services.lifecycle import series_not_running
@@ -94,27 +93,36 @@ def claim_sheet(table: Table, expected_version: int | None) -> Claim:
 
 def _claim_in_one(table: Table) -> Claim:
     """The sheet row, created for the table's first entry (an upsert), locked and its
-    version moved on, with the seats and the stored rows: one statement."""
+    version moved on, with the seats and the stored rows: one statement. It also creates
+    and locks the seated players' totals (after the sheet: ``series_totals.lock_ctes``),
+    which ``_save_scores`` recomputes."""
     sheets, seats, games = (m._meta.db_table for m in (ScoreSheet, Seat, Game))
+    seated = f"(SELECT registration_id AS r FROM {seats} WHERE table_id = %(table)s) AS players"
     sql = f"""
-        INSERT INTO {sheets} AS sheet (table_id, version, status, mode, timeout,
-            closed_unconfirmed, submitted_device, confirmed_device, last_activity)
-        VALUES (%s, 1, %s, %s, false, false, '', '', %s)
-        ON CONFLICT (table_id) DO UPDATE
-            SET version = sheet.version + 1, last_activity = EXCLUDED.last_activity
-        RETURNING id, version, status, mode, timeout, closed_unconfirmed,
+        WITH claimed AS (
+            INSERT INTO {sheets} AS sheet (table_id, version, status, mode, timeout,
+                closed_unconfirmed, submitted_device, confirmed_device, last_activity)
+            VALUES (%(table)s, 1, %(open)s, %(mode)s, false, false, '', '', %(now)s)
+            ON CONFLICT (table_id) DO UPDATE
+                SET version = sheet.version + 1, last_activity = EXCLUDED.last_activity
+            RETURNING id, version, status, mode, timeout, closed_unconfirmed
+        ), {lock_ctes(seated, after="(SELECT count(*) FROM claimed) > 0")}
+        SELECT claimed.*,
           (SELECT coalesce(json_agg(json_build_array(s.position, s.registration_id)), '[]')
-             FROM {seats} s WHERE s.table_id = %s),
+             FROM {seats} s WHERE s.table_id = %(table)s),
           (SELECT coalesce(json_agg(json_build_array(g.record, g.dealer) ORDER BY g.number),
                            '[]')
-             FROM {games} g WHERE g.table_id = %s)
+             FROM {games} g WHERE g.table_id = %(table)s)
+          FROM claimed
     """  # table names come from the models; every value is a parameter
     now = timezone.now()
-    params: list[int | str | datetime.datetime] = [
-        table.pk, ScoreSheet.Status.OPEN.value, table.series.tournament.entry_mode, now,
-    ]  # fmt: skip
+    params = {
+        **sql_values(table.series, []),
+        "table": table.pk, "open": ScoreSheet.Status.OPEN.value,
+        "mode": table.series.tournament.entry_mode, "now": now,
+    }  # fmt: skip
     with connection.cursor() as cursor:
-        cursor.execute(sql, [*params, table.pk, table.pk])
+        cursor.execute(sql, params)
         found = cursor.fetchone()
     pk, version, status, mode, timeout, unconfirmed, seat_pairs, game_pairs = found
     sheet = ScoreSheet(
@@ -374,8 +382,7 @@ def _save_game(
     game.scores = outcome.scores
     game.breakdown = outcome.breakdown
     game.save()
-    touched = _save_scores(game, table, outcome, registrations, new=new)
-    refresh_totals(table.series, touched)
+    _save_scores(game, table, outcome, registrations, new=new, locked=claim.bumped)
     if not claim.bumped:
         _bump(sheet)
     entered = GameEntered(
@@ -407,15 +414,18 @@ def _complete(
 
 
 def _save_scores(
-    game: Game, table: Table, outcome: Outcome, registrations: dict[int, int], *, new: bool
-) -> set[int]:
-    """Replace the game's score rows; returns the registrations whose rows changed."""
+    game: Game, table: Table, outcome: Outcome, registrations: dict[int, int], *, new: bool,
+    locked: bool,
+) -> None:  # fmt: skip
+    """Replace the game's score rows and recompute the totals of the players concerned.
+    ``locked``: the claim of the sheet locked the seated players' totals already (on
+    PostgreSQL); the rows and the totals then take one statement."""
     touched = {registrations[seat] for seat in outcome.seats}
     if not new:
         old = PlayerScore.objects.filter(game=game)
         touched.update(old.values_list("registration_id", flat=True))
         old.delete()
-    PlayerScore.objects.bulk_create(
+    scores = [
         PlayerScore(
             tournament_id=table.series.tournament_id,
             series_id=table.series_id,
@@ -430,8 +440,14 @@ def _save_scores(
             won=s.won,
         )
         for seat, s in outcome.seats.items()
-    )
-    return touched
+    ]
+    if locked:
+        seated = set(registrations.values())
+        save_with_totals(table.series, scores, sorted(seated))
+        refresh_totals(table.series, touched - seated)  # rows of players seated no more
+    else:
+        PlayerScore.objects.bulk_create(scores)
+        refresh_totals(table.series, touched)
 
 
 def _bump(sheet: ScoreSheet) -> None:

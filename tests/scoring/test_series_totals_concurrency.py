@@ -1,18 +1,18 @@
-"""A game and deductions of the same player in one series, saved at the same moment on
-PostgreSQL: they lock different things, yet the player's series total ends up the sum of all
-of them, every time."""
+"""A game and deductions of the same player in one series, or his games of two series, saved
+at the same moment on PostgreSQL: they lock different things, yet the player's series and
+tournament totals end up the sums of all of them, every time."""
 
 from __future__ import annotations
 
 import pytest
 from django.db import connection
 
-from scoring.models import PlayerScore, SeriesTotal
+from scoring.models import PlayerScore, SeriesTotal, TournamentTotal
 from scoring.services import Actor, Door
 from scoring.services.entry import delete_last_game, save_game
 from scoring.services.penalties import add_penalty
 from scoring.services.series_totals import differences
-from tests.factories import make_tournament, make_user, running_table
+from tests.factories import make_tournament, make_user, running_table, seat_table, set_status
 from tests.scoring.test_concurrency import load, race
 from tournaments.models import Registration, Series, Tournament
 
@@ -49,7 +49,8 @@ def test_a_game_and_two_deductions_at_once_all_count(tournament: Tournament) -> 
         seat1 = table.seats.get(position=1).registration
         series = Series.objects.get(pk=table.series_id)
         outcomes = race(
-            lambda t=table.pk: save_game(load(t), NORMAL, actor=CAPTAIN),
+            # with the version seen: the claim of the sheet locks the totals
+            lambda t=table.pk: save_game(load(t), NORMAL, expected_version=1, actor=CAPTAIN),
             lambda r=seat1, s=series: add_penalty(s, r, -2, "Handy am Tisch", organizer),
             lambda r=seat1, s=series: add_penalty(s, r, -3, "Karte gezeigt", organizer),
         )
@@ -72,4 +73,23 @@ def test_deleting_a_game_while_a_deduction_is_saved_loses_neither(tournament: To
         )
         assert not any(isinstance(o, BaseException) for o in outcomes), outcomes
         assert points_of(seat2) == (-1 - 4, -1 - 4)
+    assert differences(tournament) == []
+
+
+def test_games_of_one_player_in_two_series_at_once_both_count(tournament: Tournament) -> None:
+    organizer = Actor(Door.ORGANIZER, user=make_user("orga"))
+    series2 = tournament.series.get(number=2)
+    set_status(series2, Series.Status.RUNNING)
+    for n in range(1, TRIALS + 1):
+        first = load(running_table(tournament, number=n).pk)
+        players = [s.registration for s in first.seats.order_by("position")]
+        second = load(seat_table(series2, players, number=n).pk)
+        outcomes = race(
+            lambda t=first.pk: save_game(load(t), NORMAL, expected_version=0, actor=CAPTAIN),
+            lambda t=second.pk: save_game(load(t), NORMAL, actor=CAPTAIN),
+            lambda r=players[0]: add_penalty(series2, r, -2, "Handy am Tisch", organizer),
+        )
+        assert not any(isinstance(o, BaseException) for o in outcomes), outcomes
+        overall = TournamentTotal.objects.get(registration=players[0])
+        assert (overall.points, overall.series_points) == (1 + 1 - 2, [1, 1 - 2])
     assert differences(tournament) == []
