@@ -135,6 +135,20 @@ def test_other_changes_refresh_the_totals_in_their_own_statements(tournament) ->
         assert len(touching) == 7, touching  # the sum over the score rows names neither
 
 
+def test_a_series_set_back_to_planned_leaves_the_columns_and_the_totals(tournament) -> None:
+    table = running_table(tournament)
+    save_game(table, RE_WINS, actor=CAPTAIN)
+    players = [s.registration for s in table.seats.order_by("position")]
+    series2 = tournament.series.get(number=2)
+    set_status(series2, Series.Status.RUNNING)
+    save_game(fresh(seat_table(series2, players)), SOLO, actor=CAPTAIN)
+    set_status(series2, Series.Status.PLANNED)  # not reachable through the pages
+    rows = overall_standings(tournament)
+    assert {tuple(r["series"]) for r in rows} == {(1,), (-1,)}  # series 1 only
+    assert [r["total"] for r in rows] == [1, 1, -1, -1]
+    assert rows == overall_standings(tournament, up_to=99)
+
+
 # --- check_totals -----------------------------------------------------------------------
 
 
