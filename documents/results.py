@@ -129,7 +129,7 @@ def _penalty_reasons(tournament: Tournament) -> dict[tuple[int, int], str]:
 def _table_games(tournament: Tournament) -> tuple[TableGames, ...]:
     """Every table's games with running totals, then the penalty points its players got
     outside the games (TSR 9.7): five queries."""
-    from scoring.models import Game, Penalty, ScoreSheet
+    from scoring.models import Deduction, Game, ScoreSheet
 
     unconfirmed = set(
         ScoreSheet.objects.filter(
@@ -167,20 +167,20 @@ def _table_games(tournament: Tournament) -> tuple[TableGames, ...]:
         rows[game.table_id].append(
             (game.number, bool(record.get("compulsory")), game.value, scores, note)
         )
-    penalties = (
-        Penalty.objects.filter(series__tournament=tournament)
+    deductions = (
+        Deduction.objects.filter(series__tournament=tournament)
         .select_related("registration__player")
         .order_by("created_at", "pk")
     )
-    for penalty in penalties:
-        place = seated.get((penalty.series_id, penalty.registration_id))
+    for deduction in deductions:
+        place = seated.get((deduction.series_id, deduction.registration_id))
         if place is None:  # not seated in that series: it counts in the standings only
             continue
         table_id, position = place
         tables.setdefault(table_id, numbers[table_id])
-        note = penalty_note([(str(penalty.registration.player), penalty.points)], penalty.reason,
-                            outside=True)  # fmt: skip
-        rows[table_id].append((None, False, None, {position: penalty.points}, note))
+        who = [(str(deduction.registration.player), deduction.points)]
+        note = penalty_note(who, deduction.reason, outside=True)
+        rows[table_id].append((None, False, None, {position: deduction.points}, note))
 
     result: list[TableGames] = []
     for table_id, (series_number, table_number) in sorted(tables.items(), key=lambda t: t[1]):

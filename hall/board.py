@@ -32,7 +32,7 @@ from django.utils.translation import ngettext
 
 from hall.models import SHOWN_ANNOUNCEMENTS, Announcement
 from scoring.clock import STAGE_THRESHOLDS, HallClock, Stage, TableClock, stage_for
-from scoring.models import Extension, Game, Pause, Penalty, PlayerScore, ScoreSheet
+from scoring.models import Deduction, Extension, Game, Pause, PlayerScore, ScoreSheet
 from scoring.progress import behind_the_field
 from scoring.rulesets import ruleset_for
 from scoring.services.sheet import review
@@ -145,7 +145,7 @@ _SOURCES = (
         ("COUNT(*)", "SUM(x.minutes)"),
     ),
     (
-        "{Penalty} x JOIN {Series} s ON s.id = x.series_id WHERE s.tournament_id = {t}",
+        "{Deduction} x JOIN {Series} s ON s.id = x.series_id WHERE s.tournament_id = {t}",
         ("COUNT(*)", "SUM(x.points)"),
     ),
     (
@@ -168,7 +168,7 @@ def _aggregates_sql() -> tuple[str, int]:
     """The one query of all counters, and how often it names the tournament. Written out:
     the ORM took ten times longer to compile it than the database to answer it. One branch
     per source scans its rows once; the counters are text, so the branches fit together."""
-    models = (ScoreSheet, Table, Series, Pause, Extension, Penalty, Registration, Seat)
+    models = (ScoreSheet, Table, Series, Pause, Extension, Deduction, Registration, Seat)
     names = {m.__name__: connection.ops.quote_name(m._meta.db_table) for m in models}
     names["Announcement"] = connection.ops.quote_name(Announcement._meta.db_table)
     width = max(len(aggregates) for _, aggregates in _SOURCES)

@@ -42,7 +42,7 @@ ACTIONS: dict[str, ActionKind] = {
     "scoring.sheet.closed_unconfirmed": ActionKind(
         "closed-unconfirmed", gettext_lazy("Sheet closed without confirmation")
     ),
-    "scoring.penalty.created": ActionKind("penalty", gettext_lazy("Penalty points")),
+    "scoring.penalty.created": ActionKind("penalty", gettext_lazy("Deduction (TSR 9.7)")),
     "scoring.clock.extended": ActionKind("extension", gettext_lazy("Nachspielzeit granted")),
     "scoring.clock.paused": ActionKind("clock-paused", gettext_lazy("Clock paused")),
     "scoring.clock.resumed": ActionKind("clock-resumed", gettext_lazy("Clock resumed")),

@@ -1,4 +1,5 @@
-"""Results: the score sheet of a table, its games, per-player scores, penalties, audit log."""
+"""Results: the score sheet of a table, its games, per-player scores, deductions, the clock's
+pauses and extensions, kept totals, audit log."""
 
 from __future__ import annotations
 
@@ -85,13 +86,13 @@ class Game(models.Model):
         return f"{self.table} #{self.number}"
 
 
-class Penalty(models.Model):
+class Deduction(models.Model):
     """Points deducted from a player outside any game row (unsportsmanlike behaviour,
     TSR 9.7): no counter-credit to anybody."""
 
-    series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="penalties")
+    series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="deductions")
     registration = models.ForeignKey(
-        Registration, on_delete=models.CASCADE, related_name="penalties"
+        Registration, on_delete=models.CASCADE, related_name="deductions"
     )
     points = models.IntegerField(_("points"))
     reason = models.CharField(_("reason"), max_length=300)
@@ -101,12 +102,12 @@ class Penalty(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        verbose_name = _("penalty")
-        verbose_name_plural = _("penalties")
+        verbose_name = _("deduction")
+        verbose_name_plural = _("deductions")
         constraints = [
             models.CheckConstraint(
                 condition=Q(points__lt=0) & Q(points__gte=-MAX_DEDUCTION),
-                name="penalty_deduction_range",
+                name="deduction_range",
             ),
         ]
 
@@ -173,7 +174,7 @@ class Extension(models.Model):
 
 
 class PlayerScore(models.Model):
-    """A player's points from one game row or one penalty: what his totals (SeriesTotal,
+    """A player's points from one game row or one deduction: what his totals (SeriesTotal,
     TournamentTotal) add up."""
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="+")
@@ -183,8 +184,8 @@ class PlayerScore(models.Model):
     game = models.ForeignKey(
         Game, null=True, blank=True, on_delete=models.CASCADE, related_name="player_scores"
     )
-    penalty = models.OneToOneField(
-        Penalty, null=True, blank=True, on_delete=models.CASCADE, related_name="score"
+    deduction = models.OneToOneField(
+        Deduction, null=True, blank=True, on_delete=models.CASCADE, related_name="score"
     )
     seat = models.PositiveSmallIntegerField(null=True, blank=True)
     points = models.IntegerField()
@@ -201,8 +202,8 @@ class PlayerScore(models.Model):
                 fields=["game", "registration"], name="player_score_once_per_game"
             ),
             models.CheckConstraint(
-                condition=Q(game__isnull=False) ^ Q(penalty__isnull=False),
-                name="player_score_game_or_penalty",
+                condition=Q(game__isnull=False) ^ Q(deduction__isnull=False),
+                name="player_score_game_or_deduction",
             ),
         ]
         indexes = [

@@ -91,7 +91,7 @@ urlpatterns = [
     ),
     path(
         "verwaltung/<slug:slug>/serie/<int:number>/strafen/",
-        organizer_actions.PenaltyView.as_view(),
-        name="penalties",
+        organizer_actions.DeductionView.as_view(),
+        name="deductions",
     ),
 ]

@@ -240,7 +240,7 @@ EXPECT: dict[str, dict[str, tuple[Any, Any]]] = {
     "scoring:progress": ORGANIZER_PAGE,
     "scoring:audit": ORGANIZER_PAGE,
     "scoring:call-time": ORGANIZER_PAGE,
-    "scoring:penalties": ORGANIZER_PAGE,
+    "scoring:deductions": ORGANIZER_PAGE,
     "scoring:close-series": ORGANIZER_PAGE,
     "scoring:draw-series": ORGANIZER_PAGE,
     "documents:series": ORGANIZER_PAGE,

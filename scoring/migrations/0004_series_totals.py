@@ -21,7 +21,8 @@ def fill_totals(apps, schema_editor):
             n_solos_won=Count("pk", filter=Q(solo=True, won=True)),
             n_compulsory=Count("pk", filter=Q(compulsory=True)),
             n_voluntary_won=Count("pk", filter=Q(solo=True, compulsory=False, won=True)),
-            n_deductions=Coalesce(Sum("points", filter=Q(penalty__isnull=False)), 0),
+            # a score row without a game is a deduction (the table allows nothing else)
+            n_deductions=Coalesce(Sum("points", filter=Q(game__isnull=True)), 0),
         )
         .order_by()
     )

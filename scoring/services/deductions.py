@@ -6,7 +6,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from scoring.messages import engine_error_message
-from scoring.models import AuditEntry, Penalty, PlayerScore
+from scoring.models import AuditEntry, Deduction, PlayerScore
 from scoring.rulesets import ruleset_for
 from scoring.services import Actor
 from scoring.services.series_totals import refresh_totals
@@ -15,12 +15,12 @@ from tournaments.services import Refusal, ServiceError
 
 
 @transaction.atomic
-def add_penalty(
+def add_deduction(
     series: Series, registration: Registration, points: int, reason: str, actor: Actor
-) -> Penalty:
+) -> Deduction:
     if not actor.is_organizer:
         raise ServiceError(
-            "forbidden", _("Only organizers give penalty points."), refusal=Refusal.FORBIDDEN
+            "forbidden", _("Only organizers deduct points."), refusal=Refusal.FORBIDDEN
         )
     ruleset = ruleset_for(series.tournament)
     if not ruleset.deduction_allowed(points):
@@ -33,7 +33,7 @@ def add_penalty(
         raise ServiceError("reason_required", _("Give a reason."), field="reason")
     if registration.tournament_id != series.tournament_id:
         raise ServiceError("not_registered", _("The player is not in this tournament."))
-    penalty = Penalty.objects.create(
+    deduction = Deduction.objects.create(
         series=series, registration=registration, points=points, reason=reason,
         created_by=actor.user,
     )  # fmt: skip
@@ -42,7 +42,7 @@ def add_penalty(
         series=series,
         series_number=series.number,
         registration=registration,
-        penalty=penalty,
+        deduction=deduction,
         points=points,
     )
     refresh_totals(series, [registration.pk])
@@ -54,4 +54,4 @@ def add_penalty(
         via=actor.describe(),
         reason=reason,
     )
-    return penalty
+    return deduction

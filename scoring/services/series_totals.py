@@ -52,7 +52,7 @@ def summed(scores: QuerySet[PlayerScore]) -> QuerySet[PlayerScore, dict[str, Any
             s_solos_won=Count("pk", filter=Q(solo=True, won=True)),
             s_compulsory=Count("pk", filter=Q(compulsory=True)),
             s_voluntary_won=Count("pk", filter=Q(solo=True, compulsory=False, won=True)),
-            s_deductions=Coalesce(Sum("points", filter=Q(penalty__isnull=False)), 0),
+            s_deductions=Coalesce(Sum("points", filter=Q(deduction__isnull=False)), 0),
         )
         .order_by()
     )
@@ -156,7 +156,7 @@ def recompute_sql(inserted: str = "") -> str:
     new = "UNION ALL SELECT * FROM inserted" if inserted else ""
     return """
         WITH {inserted_cte} scores AS (
-            SELECT registration_id, points, played, solo, compulsory, won, penalty_id
+            SELECT registration_id, points, played, solo, compulsory, won, deduction_id
               FROM {ps}
              WHERE tournament_id = %(tournament)s AND series_number = %(number)s
                    AND series_id = %(series)s AND registration_id = ANY(%(ids)s::bigint[])
@@ -171,7 +171,7 @@ def recompute_sql(inserted: str = "") -> str:
                    count(*) FILTER (WHERE s.compulsory) AS compulsory,
                    count(*) FILTER (WHERE s.solo AND NOT s.compulsory AND s.won)
                        AS voluntary_won,
-                   coalesce(sum(s.points) FILTER (WHERE s.penalty_id IS NOT NULL), 0)
+                   coalesce(sum(s.points) FILTER (WHERE s.deduction_id IS NOT NULL), 0)
                        AS deductions
               FROM {ids} LEFT JOIN scores s ON s.registration_id = players.r
              GROUP BY players.r
@@ -227,14 +227,14 @@ def save_with_totals(series: Series, scores: list[PlayerScore], locked: list[int
     inserted = """
         inserted AS (
             INSERT INTO {ps} (tournament_id, series_id, series_number, registration_id,
-                game_id, penalty_id, seat, points, played, solo, compulsory, won)
+                game_id, deduction_id, seat, points, played, solo, compulsory, won)
             SELECT %(tournament)s, %(series)s, %(number)s, u.registration_id, %(game)s, NULL,
                    u.seat, u.points, u.played, u.solo, u.compulsory, u.won
               FROM unnest(%(s_registration)s::bigint[], %(s_seat)s::int[],
                           %(s_points)s::int[], %(s_played)s::bool[], %(s_solo)s::bool[],
                           %(s_compulsory)s::bool[], %(s_won)s::bool[])
                    AS u(registration_id, seat, points, played, solo, compulsory, won)
-            RETURNING registration_id, points, played, solo, compulsory, won, penalty_id
+            RETURNING registration_id, points, played, solo, compulsory, won, deduction_id
         )
     """.format(**_tables())
     games = {s.game_id for s in scores}

@@ -1,4 +1,4 @@
-"""Organizer actions on results: reopen a sheet, call time, penalty points."""
+"""Organizer actions on results: reopen a sheet, call time, deductions (TSR 9.7)."""
 
 from __future__ import annotations
 
@@ -14,12 +14,12 @@ from django.views import View
 from django.views.generic import FormView, TemplateView
 
 from rules.ruleset import RuleSet
-from scoring.models import Penalty
+from scoring.models import Deduction
 from scoring.rulesets import ruleset_for
 from scoring.services import Actor, Door
 from scoring.services.closing import close_series, unfinished_sheets
+from scoring.services.deductions import add_deduction
 from scoring.services.draw import draw_series
-from scoring.services.penalties import add_penalty
 from scoring.services.sheet import call_time, reopen_sheet, set_timeout
 from tournaments.forms import DrawForm
 from tournaments.models import Registration, Series, Table
@@ -131,7 +131,7 @@ class CloseSeriesView(OrganizerMixin, TemplateView):
         return redirect("tournaments:series", slug=self.tournament.slug, number=series.number)
 
 
-class PenaltyForm(forms.Form):
+class DeductionForm(forms.Form):
     registration = forms.ModelChoiceField(
         label=gettext_lazy("player"), queryset=Registration.objects.none()
     )
@@ -148,11 +148,11 @@ class PenaltyForm(forms.Form):
         )
 
 
-class PenaltyView(OrganizerMixin, FormView[PenaltyForm]):
+class DeductionView(OrganizerMixin, FormView[DeductionForm]):
     """Points deducted without counter-credit (TSR 9.7) for players of one series."""
 
-    template_name = "scoring/organizer/penalties.html"
-    form_class = PenaltyForm
+    template_name = "scoring/organizer/deductions.html"
+    form_class = DeductionForm
 
     def series(self) -> Series:
         return get_object_or_404(self.tournament.series, number=self.kwargs["number"])
@@ -169,15 +169,15 @@ class PenaltyView(OrganizerMixin, FormView[PenaltyForm]):
 
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         series = self.series()
-        penalties = Penalty.objects.filter(series=series).select_related(
+        deductions = Deduction.objects.filter(series=series).select_related(
             "registration__player", "created_by"
         )
-        return {**super().get_context_data(**kwargs), "series": series, "penalties": penalties}
+        return {**super().get_context_data(**kwargs), "series": series, "deductions": deductions}
 
-    def form_valid(self, form: PenaltyForm) -> HttpResponse:
+    def form_valid(self, form: DeductionForm) -> HttpResponse:
         data = form.cleaned_data
         try:
-            add_penalty(
+            add_deduction(
                 self.series(),
                 data["registration"],
                 data["points"],
@@ -187,7 +187,7 @@ class PenaltyView(OrganizerMixin, FormView[PenaltyForm]):
         except ServiceError as exc:
             form.add_error(exc.field or None, exc.message)
             return self.form_invalid(form)
-        messages.success(self.request, _("Penalty points recorded."))
+        messages.success(self.request, _("Deduction recorded."))
         return redirect(
-            "scoring:penalties", slug=self.tournament.slug, number=self.kwargs["number"]
+            "scoring:deductions", slug=self.tournament.slug, number=self.kwargs["number"]
         )

@@ -231,11 +231,11 @@ class SeriesClockView(PublicTournamentMixin, TemplateView):
 
 @dataclass(frozen=True)
 class GameLine:
-    """One game (or one penalty) from the player's point of view."""
+    """One game (or one deduction) from the player's point of view."""
 
-    number: int | None  # None: a penalty outside any game
+    number: int | None  # None: a deduction outside any game
     seat: int | None
-    kind: str  # "Normal game", "Solo (Jacks) · compulsory solo", "Penalty: …"
+    kind: str  # "Normal game", "Solo (Jacks) · compulsory solo", "Deduction: …"
     party: str  # "Re", "Kontra", "Soloist", "sat out" or "" (unknown, not played)
     result: str  # "won", "lost" or "" (sat out, not played, no winner)
     result_text: str
@@ -325,8 +325,9 @@ def _details(game: Any, solo_like: bool) -> tuple[str, ...]:
 def game_line(score: PlayerScore) -> GameLine:
     game = score.game
     if game is None:
-        reason = score.penalty.reason if score.penalty else ""
-        return GameLine(None, None, f"{_('Penalty')}: {reason}", "", "", "", (), None, score.points)
+        reason = score.deduction.reason if score.deduction else ""
+        kind = _("Deduction: %(reason)s") % {"reason": reason}
+        return GameLine(None, None, kind, "", "", "", (), None, score.points)
     record: Mapping[str, Any] = game.record if isinstance(game.record, dict) else {}
     solo_like = _solo_like(record)
     transcribed = "contract" not in record and not record.get("not_played")
@@ -401,7 +402,7 @@ class PlayerGamesView(PublicTournamentMixin, TemplateView):
         )
         scores = (
             PlayerScore.objects.filter(registration=registration)
-            .select_related("game", "penalty")
+            .select_related("game", "deduction")
             # penalties after the games of their series, on every database
             .order_by("series_number", F("game__number").asc(nulls_last=True), "pk")
         )

@@ -12,8 +12,8 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from scoring.services import Actor, Door
+from scoring.services.deductions import add_deduction
 from scoring.services.entry import save_game
-from scoring.services.penalties import add_penalty
 from scoring.services.sheet import set_timeout
 from tests.factories import make_tournament, running_table
 from tournaments.models import Player
@@ -60,7 +60,7 @@ def build() -> tuple[str, User, list[str]]:
     save_game(tables[1], GAME, actor=CAPTAIN)
     save_game(tables[0], {**GAME, "re_points": 100}, number=3, actor=by_organizer, reason=REASON)
     set_timeout(tables[2], timeout=True, actor=Actor(Door.API, user=organizer))
-    add_penalty(tables[0].series, tables[0].seats.first().registration, -3, REASON, by_organizer)
+    add_deduction(tables[0].series, tables[0].seats.first().registration, -3, REASON, by_organizer)
     base = "/verwaltung/lang/"
     pages = [
         base + "serie/1/fortschritt/",

@@ -12,8 +12,8 @@ from django.contrib.auth.models import User
 from documents import services
 from documents.models import GeneratedDocument
 from scoring.services import Actor, Door
+from scoring.services.deductions import add_deduction
 from scoring.services.entry import save_game
-from scoring.services.penalties import add_penalty
 from tests.documents.pdftools import pdf_text, stored_pdf
 from tests.factories import World, build_world, make_tournament
 from tournaments.models import Table
@@ -62,7 +62,7 @@ def event(alice: User) -> World:
     normal = {"contract": "normal", "re": [2, 4], "re_points": 130}
     save_game(table, {**normal, "penalties": penalties}, actor=actor, reason=GAME_REASON)
     save_game(table, {"contract": "stille_hochzeit", "re": [3], "re_points": 150}, actor=actor)
-    add_penalty(event.series, event.registrations[0], -2, PENALTY_REASON, actor)
+    add_deduction(event.series, event.registrations[0], -2, PENALTY_REASON, actor)
     return event
 
 

@@ -18,7 +18,7 @@ from hall.services import announce, withdraw
 from scoring.models import Game, ScoreSheet
 from scoring.services import Actor, Door
 from scoring.services.clock import extend_table, pause_hall, resume_hall
-from scoring.services.penalties import add_penalty
+from scoring.services.deductions import add_deduction
 from scoring.services.sheet import set_timeout
 from tests.factories import (
     World,
@@ -268,7 +268,7 @@ def test_the_fingerprint_moves_with_every_change_the_board_shows(
     note = announce(tournament, "Pause bis 13 Uhr", actor=referee)
     seen.append(digest())
     changes(lambda: withdraw(note, actor=referee))
-    changes(lambda: add_penalty(world.series, world.registrations[0], -3, "Unsportlich", referee))
+    changes(lambda: add_deduction(world.series, world.registrations[0], -3, "Unsportlich", referee))
     changes(lambda: add_players(tournament, 1))
     changes(lambda: Series.objects.filter(pk=world.series.pk).update(time_called_at=at(101)))
     changes(lambda: Series.objects.filter(pk=world.series.pk).update(status="closed"))

@@ -17,8 +17,8 @@ from scoring.audit_text import ACTIONS, describe_actor, describe_details
 from scoring.models import AuditEntry
 from scoring.services import Actor, Door
 from scoring.services.closing import close_series
+from scoring.services.deductions import add_deduction
 from scoring.services.entry import delete_last_game, record_audit, save_game
-from scoring.services.penalties import add_penalty
 from scoring.services.sheet import set_timeout
 from scoring.views.organizer import AUDIT_PAGE_SIZE
 from tests.factories import make_tournament, page_client, running_table
@@ -188,7 +188,7 @@ def every_kind_of_change(world) -> None:
     record_audit(table, None, "scoring.sheet.submitted", CAPTAIN, None, {"seat": 4})
     set_timeout(table, timeout=True, actor=by_organizer)
     registration = tournament.registrations.get(start_number=2)
-    add_penalty(table.series, registration, -2, "Handy am Tisch", by_organizer)
+    add_deduction(table.series, registration, -2, "Handy am Tisch", by_organizer)
     close_series(table.series, actor=by_organizer, past_unfinished=True)
 
 
@@ -210,7 +210,7 @@ def test_change_log_speaks_words(english: Client, world) -> None:
         "Sheet submitted",
         "Time-out",
         "Sheet closed without confirmation",
-        "Penalty points",
+        "Deduction (TSR 9.7)",
         "Captain table 1 (seat 4: Vorname4 Nachname4)",
         "Organizer alice",
         "Vorname2 Nachname2",  # the penalised player, by name

@@ -11,8 +11,8 @@ from rules.errors import EngineError
 from rules.testing import series_game
 from scoring.models import MAX_DEDUCTION
 from scoring.services import Actor, Door
-from scoring.services.penalties import add_penalty
-from scoring.views.organizer_actions import PenaltyForm
+from scoring.services.deductions import add_deduction
+from scoring.views.organizer_actions import DeductionForm
 from tests.factories import make_tournament, running_table
 from tournaments.models import Registration
 from tournaments.services import ServiceError
@@ -49,7 +49,7 @@ def test_series_deductions_follow_the_rule_set(
 ) -> None:
     series = seated.tournament.series.get(number=1)
     organizer = Actor(Door.ORGANIZER, user=alice)
-    form = PenaltyForm(
+    form = DeductionForm(
         {"registration": seated.pk, "points": points, "reason": "Beleidigung"},
         registrations=Registration.objects.all(),
         ruleset=DDV,
@@ -57,11 +57,11 @@ def test_series_deductions_follow_the_rule_set(
     assert form.is_valid() is (points in INSIDE)
     if points in OUTSIDE:
         with pytest.raises(ServiceError) as refused:
-            add_penalty(series, seated, points, "Beleidigung", organizer)
+            add_deduction(series, seated, points, "Beleidigung", organizer)
         assert refused.value.code == "deduction_out_of_range"
         assert str(DDV.max_deduction) in refused.value.message
     else:
-        assert add_penalty(series, seated, points, "Beleidigung", organizer).points == points
+        assert add_deduction(series, seated, points, "Beleidigung", organizer).points == points
 
 
 def test_the_database_allows_the_widest_rule_set() -> None:

@@ -9,8 +9,8 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from scoring.services import Actor, Door
+from scoring.services.deductions import add_deduction
 from scoring.services.draw import draw_series, standings_order
-from scoring.services.penalties import add_penalty
 from tests.factories import add_players, make_tournament
 from tournaments.models import Series, Tournament
 from tournaments.services import ServiceError
@@ -27,7 +27,7 @@ def played(tournament: Tournament, alice: User) -> Tournament:
     start_series(first)
     actor = Actor(Door.ORGANIZER, user=alice)
     for registration in registrations:
-        add_penalty(first, registration, -registration.start_number, "Test", actor)
+        add_deduction(first, registration, -registration.start_number, "Test", actor)
     mark_closed(first)
     return tournament
 

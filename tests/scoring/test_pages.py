@@ -126,7 +126,7 @@ def test_penalty_list_fits_a_phone(alice_client: Client, tournament) -> None:
     registration = tournament.registrations.get(start_number=2)
     alice_client.post(url, {"registration": registration.pk, "points": "-2", "reason": "Handy"})
     html = alice_client.get(url).content.decode()
-    table = html.split('<table class="striped penalty-list">', 1)[1].split("</table>", 1)[0]
+    table = html.split('<table class="striped deduction-list">', 1)[1].split("</table>", 1)[0]
     head, body = table.split("</thead>", 1)
     assert head.count('<th class="wide-only">') == 2
     row = body.split("</tr>", 1)[0]

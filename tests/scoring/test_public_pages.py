@@ -287,14 +287,14 @@ def test_player_page_queries_do_not_grow_with_the_games(client: Client, table) -
 
 
 def test_penalty_row_has_the_cells_of_a_game(client: Client, table, alice) -> None:
-    from scoring.services.penalties import add_penalty
+    from scoring.services.deductions import add_deduction
 
-    add_penalty(
+    add_deduction(
         table.series, table.seats.get(position=1).registration, -2, "Handy am Tisch",
         Actor(Door.ORGANIZER, user=alice),
     )  # fmt: skip
     rows = game_rows(english(client).get("/turniere/cup/spieler/1/").content.decode())
-    assert rows[-1] == ["", "", "Penalty: Handy am Tisch", "", "", "-2"]
+    assert rows[-1] == ["", "", "Deduction: Handy am Tisch", "", "", "-2"]
 
 
 def test_transcribed_games_read_off_the_points(client: Client, db) -> None:

@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 
 from scoring.models import Game, PlayerScore, SeriesTotal, TournamentTotal
 from scoring.services import Actor, Door
+from scoring.services.deductions import add_deduction
 from scoring.services.entry import current_sheet, delete_last_game, save_game, sheet_state
-from scoring.services.penalties import add_penalty
 from scoring.services.series_totals import FIELDS, SUMMED, check_totals, differences
 from scoring.standings import overall_standings, series_standings
 from tests.factories import (
@@ -69,7 +69,7 @@ def test_a_game_a_correction_and_a_deduction_each_update_the_totals(tournament) 
     assert total(seat[2])["compulsory"] == 1 and total(seat[2])["voluntary_won"] == 0
     save_game(fresh(table), {**SOLO, "re_points": 90}, number=2, actor=CAPTAIN)  # lost now
     assert total(seat[2])["points"] == -1 - 3 and total(seat[2])["solos_won"] == 0
-    add_penalty(table.series, seat[4], -2, "Handy am Tisch", organizer())
+    add_deduction(table.series, seat[4], -2, "Handy am Tisch", organizer())
     assert total(seat[4]) | {"games": 0} == {
         "entries": 3, "points": -1 + 1 - 2, "games": 0, "solos": 0, "solos_won": 0,
         "compulsory": 0, "voluntary_won": 0, "deductions": -2,
@@ -230,7 +230,9 @@ def test_the_migrations_fill_the_totals_from_the_score_rows(tournament) -> None:
     table = running_table(tournament)
     save_game(table, RE_WINS, actor=CAPTAIN)
     save_game(fresh(table), SOLO, actor=CAPTAIN)
-    add_penalty(table.series, table.seats.get(position=3).registration, -3, "Zu spät", organizer())
+    add_deduction(
+        table.series, table.seats.get(position=3).registration, -3, "Zu spät", organizer()
+    )
     # four more players, without a game in series 1, play one in series 2
     idle = [s.registration for s in running_table(tournament, number=2).seats.order_by("position")]
     series2 = tournament.series.get(number=2)
@@ -307,7 +309,7 @@ def apply(step: tuple[Any, ...], tournament: Tournament, tables: list[Table],
     if action == "deduct":
         series_number, reg, points = args
         series = tournament.series.get(number=series_number)
-        add_penalty(series, regs[reg], -points, "Unsportlich", actor)
+        add_deduction(series, regs[reg], -points, "Unsportlich", actor)
         return
     table = fresh(tables[args[0]])
     games = Game.objects.filter(table=table).count()

@@ -9,8 +9,8 @@ from django.db import connection
 
 from scoring.models import PlayerScore, SeriesTotal, TournamentTotal
 from scoring.services import Actor, Door
+from scoring.services.deductions import add_deduction
 from scoring.services.entry import delete_last_game, save_game
-from scoring.services.penalties import add_penalty
 from scoring.services.series_totals import differences
 from tests.factories import make_tournament, make_user, running_table, seat_table, set_status
 from tests.scoring.test_concurrency import load, race
@@ -51,8 +51,8 @@ def test_a_game_and_two_deductions_at_once_all_count(tournament: Tournament) -> 
         outcomes = race(
             # with the version seen: the claim of the sheet locks the totals
             lambda t=table.pk: save_game(load(t), NORMAL, expected_version=1, actor=CAPTAIN),
-            lambda r=seat1, s=series: add_penalty(s, r, -2, "Handy am Tisch", organizer),
-            lambda r=seat1, s=series: add_penalty(s, r, -3, "Karte gezeigt", organizer),
+            lambda r=seat1, s=series: add_deduction(s, r, -2, "Handy am Tisch", organizer),
+            lambda r=seat1, s=series: add_deduction(s, r, -3, "Karte gezeigt", organizer),
         )
         assert not any(isinstance(o, BaseException) for o in outcomes), outcomes
         assert points_of(seat1) == (1 + 1 - 2 - 3, 1 + 1 - 2 - 3)
@@ -69,7 +69,7 @@ def test_deleting_a_game_while_a_deduction_is_saved_loses_neither(tournament: To
         series = Series.objects.get(pk=table.series_id)
         outcomes = race(
             lambda t=table.pk: delete_last_game(load(t), expected_version=2, actor=CAPTAIN),
-            lambda r=seat2, s=series: add_penalty(s, r, -4, "Unsportlich", organizer),
+            lambda r=seat2, s=series: add_deduction(s, r, -4, "Unsportlich", organizer),
         )
         assert not any(isinstance(o, BaseException) for o in outcomes), outcomes
         assert points_of(seat2) == (-1 - 4, -1 - 4)
@@ -87,7 +87,7 @@ def test_games_of_one_player_in_two_series_at_once_both_count(tournament: Tourna
         outcomes = race(
             lambda t=first.pk: save_game(load(t), NORMAL, expected_version=0, actor=CAPTAIN),
             lambda t=second.pk: save_game(load(t), NORMAL, actor=CAPTAIN),
-            lambda r=players[0]: add_penalty(series2, r, -2, "Handy am Tisch", organizer),
+            lambda r=players[0]: add_deduction(series2, r, -2, "Handy am Tisch", organizer),
         )
         assert not any(isinstance(o, BaseException) for o in outcomes), outcomes
         overall = TournamentTotal.objects.get(registration=players[0])

@@ -6,8 +6,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from scoring.services import Actor, Door
+from scoring.services.deductions import add_deduction
 from scoring.services.entry import save_game
-from scoring.services.penalties import add_penalty
 from scoring.standings import overall_standings, series_standings
 from tests.factories import make_tournament, running_table
 
@@ -27,7 +27,7 @@ def test_totals_places_and_penalties(tournament, alice: User) -> None:
                          "re_points": 150}, actor=CAPTAIN)  # fmt: skip
     organizer = Actor(Door.ORGANIZER, user=alice)
     seat4 = table.seats.get(position=4).registration
-    add_penalty(table.series, seat4, -2, "Unsportliches Verhalten", organizer)
+    add_deduction(table.series, seat4, -2, "Unsportliches Verhalten", organizer)
     rows = overall_standings(tournament)
     by_seat = {r["start_number"]: r for r in rows}
     # game 1: seats 1, 3 +1, seats 2, 4 -1; game 2: soloist 2 wins value 1: +3, others -1
