@@ -192,3 +192,20 @@ def play(table: Table, games: Iterable[dict[str, Any]], actor: Actor = CAPTAIN) 
     for facts in games:
         fresh = Table.objects.select_related("series__tournament").get(pk=table.pk)
         save_game(fresh, facts, actor=actor)
+
+
+# --- The clock ---------------------------------------------------------------------------
+
+#: The referee's signal in the clock tests: every table's playing time runs from here.
+SIGNAL = datetime.datetime(2026, 11, 28, 10, 0, tzinfo=datetime.UTC)
+
+
+def after_signal(minutes: float) -> datetime.datetime:
+    return SIGNAL + datetime.timedelta(minutes=minutes)
+
+
+def started(world: World, at: datetime.datetime = SIGNAL) -> World:
+    """The world's series started at the referee's signal ``at``."""
+    world.series.starts_at = at
+    world.series.save(update_fields=["starts_at"])
+    return world

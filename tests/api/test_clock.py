@@ -18,20 +18,16 @@ from scoring.models import AuditEntry, Extension, Pause
 from scoring.services import Actor, Door
 from scoring.services.sheet import set_timeout
 from tests.api.helpers import API
-from tests.factories import World, api_client, build_world, set_status
+from tests.factories import SIGNAL, World, api_client, build_world, set_status, started
+from tests.factories import after_signal as at
 from tournaments.models import Series, Tournament
 
 pytestmark = pytest.mark.django_db
 
-SIGNAL = datetime.datetime(2026, 11, 28, 10, 0, tzinfo=datetime.UTC)
 SERIES = f"{API}/tournaments/herbst/series/1/"
 CLOCK = SERIES + "clock/"
 PAUSE = CLOCK + "pause/"
 RESUME = CLOCK + "resume/"
-
-
-def at(minutes: float) -> datetime.datetime:
-    return SIGNAL + datetime.timedelta(minutes=minutes)
 
 
 def iso(moment: datetime.datetime) -> str:
@@ -46,10 +42,7 @@ def extensions(table: int) -> str:
 @pytest.fixture
 def hall(tournament: Tournament) -> World:
     """Series 1 running since the signal: tables 1 and 2 of four, table 3 of five."""
-    world = build_world(tournament, (4, 4, 5))
-    world.series.starts_at = SIGNAL
-    world.series.save(update_fields=["starts_at"])
-    return world
+    return started(build_world(tournament, (4, 4, 5)))
 
 
 @pytest.fixture

@@ -3,7 +3,6 @@ the seating and standings pages, the fingerprint, and a fixed number of queries.
 
 from __future__ import annotations
 
-import datetime
 from collections.abc import Callable
 from typing import Any
 
@@ -28,25 +27,16 @@ from tests.factories import (
     play,
     seat_table,
     set_status,
+    started,
 )
+from tests.factories import after_signal as at
 from tournaments.models import Series, Tournament
 from tournaments.services.draw import swap_players
 
 pytestmark = pytest.mark.django_db
 
-SIGNAL = datetime.datetime(2026, 11, 28, 10, 0, tzinfo=datetime.UTC)
 NORMAL = {"contract": "normal", "re": [1, 3], "re_points": 130}
 SOLO = {"contract": "solo", "solo": "damen", "re": [2], "re_points": 150}
-
-
-def at(minutes: float) -> datetime.datetime:
-    return SIGNAL + datetime.timedelta(minutes=minutes)
-
-
-def started(world: World) -> World:
-    world.series.starts_at = SIGNAL
-    world.series.save(update_fields=["starts_at"])
-    return world
 
 
 def board_of(tournament: Tournament, view: str = boards.AUTO) -> boards.Board:

@@ -4,7 +4,6 @@ fingerprint holds, every answer with the server's clock."""
 
 from __future__ import annotations
 
-import datetime
 import re
 from typing import Any
 
@@ -19,18 +18,14 @@ from hall import board as boards
 from hall.services import announce, withdraw
 from scoring.services import Actor, Door
 from scoring.services.clock import pause_hall
-from tests.factories import World, build_world, page_client, play, set_status
+from tests.factories import World, build_world, page_client, play, set_status, started
+from tests.factories import after_signal as at
 from tournaments.models import Series, Tournament
 
 pytestmark = pytest.mark.django_db
 
-SIGNAL = datetime.datetime(2026, 11, 28, 10, 0, tzinfo=datetime.UTC)
 NORMAL = {"contract": "normal", "re": [1, 3], "re_points": 130}
 DISPLAY, FRAGMENT = "/turniere/herbst/halle/", "/turniere/herbst/halle/stand/"
-
-
-def at(minutes: float) -> datetime.datetime:
-    return SIGNAL + datetime.timedelta(minutes=minutes)
 
 
 @pytest.fixture
@@ -41,9 +36,7 @@ def screen(db: None) -> Client:
 
 @pytest.fixture
 def running(tournament: Tournament) -> World:
-    world = build_world(tournament, (4, 4, 5))
-    world.series.starts_at = SIGNAL
-    world.series.save(update_fields=["starts_at"])
+    world = started(build_world(tournament, (4, 4, 5)))
     play(world.tables[0], [NORMAL, NORMAL])
     return world
 

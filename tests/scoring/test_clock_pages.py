@@ -19,27 +19,20 @@ from scoring.models import AuditEntry, Extension, Pause, ScoreSheet
 from scoring.services import Actor, Door
 from scoring.services.clock import extend_table, pause_hall
 from scoring.services.sheet import set_timeout
-from tests.factories import World, build_world, page_client, play, set_status
+from tests.factories import World, build_world, page_client, play, set_status, started
+from tests.factories import after_signal as at
 from tournaments.models import Series, Table, Tournament
 
 pytestmark = pytest.mark.django_db
 
-SIGNAL = datetime.datetime(2026, 11, 28, 10, 0, tzinfo=datetime.UTC)
 BOARD = "/verwaltung/herbst/serie/1/fortschritt/"
 NORMAL = {"contract": "normal", "re": [1, 3], "re_points": 130}
-
-
-def at(minutes: float) -> datetime.datetime:
-    return SIGNAL + datetime.timedelta(minutes=minutes)
 
 
 @pytest.fixture
 def hall(tournament: Tournament) -> World:
     """Series 1 running since the signal: tables 1 and 2 of four, table 3 of five."""
-    world = build_world(tournament, (4, 4, 5))
-    world.series.starts_at = SIGNAL
-    world.series.save(update_fields=["starts_at"])
-    return world
+    return started(build_world(tournament, (4, 4, 5)))
 
 
 @pytest.fixture
