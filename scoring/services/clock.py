@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 
 from scoring.models import MAX_EXTENSION_MINUTES, AuditEntry, Extension, Pause
 from scoring.services import Actor
-from scoring.services.entry import fingerprint
+from scoring.services.entry import earlier_with_key, fingerprint
 from tournaments.models import Series, Table
 from tournaments.services import Refusal, ServiceError
 from tournaments.services.lifecycle import require_running
@@ -53,23 +53,10 @@ def _made_before(
     """Whether this request (key and content) was already carried out; the key used before
     for another request is refused. A table's keys are one set (as the database keeps them
     unique per table, games included); without a table, one set per action."""
-    if not key:
-        return False
-    entries = AuditEntry.objects.filter(
-        tournament_id=series.tournament_id, table=table, idempotency_key=key
-    )
+    entries = AuditEntry.objects.filter(tournament_id=series.tournament_id, table=table)
     if table is None:
         entries = entries.filter(action=action)
-    entry = entries.only("fingerprint").first()
-    if entry is None:
-        return False
-    if entry.fingerprint != fingerprint(sent):
-        raise ServiceError(
-            "idempotency_key_reused",
-            _("This idempotency key was already used for a different entry."),
-            field="Idempotency-Key",
-        )
-    return True
+    return earlier_with_key(entries, key, sent) is not None
 
 
 def _audit(

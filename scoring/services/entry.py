@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from django.db import IntegrityError, connection, transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -274,24 +275,28 @@ def record_audit(
     )
 
 
-def replayed(table: Table, key: str | None, sent: Any) -> dict[str, Any] | None:
-    """The answer a request with this key got before, or None. The same key with other
-    input is refused: the client reused a key it should not have."""
+def earlier_with_key(
+    entries: QuerySet[AuditEntry], key: str | None, sent: Any
+) -> AuditEntry | None:
+    """The audit entry, among ``entries``, of an earlier request with this key, or None.
+    The same key with other input is refused: the client reused a key it should not have."""
     if not key:
         return None
-    entry = (
-        AuditEntry.objects.filter(table=table, idempotency_key=key)
-        .only("fingerprint", "response")
-        .first()
-    )
-    if entry is None:
-        return None
-    if entry.fingerprint != fingerprint(sent):
+    entry = entries.filter(idempotency_key=key).only("fingerprint", "response").first()
+    if entry is not None and entry.fingerprint != fingerprint(sent):
         raise ServiceError(
             "idempotency_key_reused",
             _("This idempotency key was already used for a different entry."),
             field="Idempotency-Key",
         )
+    return entry
+
+
+def replayed(table: Table, key: str | None, sent: Any) -> dict[str, Any] | None:
+    """The answer a request with this key got before, or None."""
+    entry = earlier_with_key(AuditEntry.objects.filter(table=table), key, sent)
+    if entry is None:
+        return None
     assert isinstance(entry.response, dict)
     return entry.response
 
