@@ -17,6 +17,9 @@ from collections.abc import Sequence
 CostRows = list[dict[int, int]]
 Tables = list[list[int]]
 
+#: Above every delta a swap can have: the best delta before any swap was looked at.
+_UNSET = 1 << 62
+
 
 def series_cost(tables: Sequence[Sequence[int]], cost: CostRows) -> int:
     """The cost of one series: the sum of ``cost`` over all pairs at one table."""
@@ -124,7 +127,7 @@ def tabu_series(
         conflicted = [p for p in range(n) if load[p][where[p]]]
         if len(conflicted) * n > eval_budget:
             conflicted = rng.sample(conflicted, max(1, eval_budget // n))
-        best_delta = 0
+        best_delta = _UNSET  # the first admissible swap is taken, however bad
         choice: tuple[int, int] | None = None
         ties = 0
         for p in conflicted:
@@ -154,13 +157,17 @@ def tabu_series(
                     delta = (move_p + load_q[a] - load_q[b] - 2 * cost_p.get(q, 0)) * weight
                     if cross:
                         delta += sign * (price_p - price[q])
+                    # A swap worse than the best so far is never taken: no need to ask
+                    # whether it is tabu.
+                    if delta > best_delta:
+                        continue
                     if (p_is_tabu or tabu_until[q][a] > step) and base + delta >= best:
                         continue
-                    if choice is None or delta < best_delta:
+                    if delta < best_delta:
                         best_delta = delta
                         choice = (p, q)
                         ties = 1
-                    elif delta == best_delta:
+                    else:  # as good as the best so far
                         ties += 1
                         if rng.randrange(ties) == 0:
                             choice = (p, q)
