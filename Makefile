@@ -4,9 +4,11 @@ VENV := .venv
 PYTHON := $(VENV)/bin/python
 PORT ?= 8000
 HOST ?= 127.0.0.1
-# The suite runs in parallel, one worker per core (pytest-xdist); tests that must not run side
-# by side share an xdist_group, which --dist loadgroup keeps on one worker. PYTEST_ARGS= runs
-# it in one process; PYTEST_ARGS="-n auto --dist loadgroup -m 'not slow'" skips the sweeps.
+# The suite runs in parallel (pytest-xdist), one worker more than there are cores (see
+# pytest_xdist_auto_num_workers in tests/conftest.py: many tests mostly wait); tests that must
+# not run side by side share an xdist_group, which --dist loadgroup keeps on one worker.
+# PYTEST_ARGS= runs it in one process; PYTEST_ARGS="-n auto --dist loadgroup -m 'not slow'"
+# skips the sweeps.
 PYTEST_ARGS ?= -n auto --dist loadgroup
 
 .PHONY: run test lint typecheck migrations-check pytest install install-dev messages demo clean
@@ -54,6 +56,11 @@ demo: install
 	$(PYTHON) manage.py demo
 
 test: install-dev lint migrations-check typecheck pytest
+
+# The suite starts Python in every worker and in dozens of subprocesses: each would compile
+# the project and rewrite the test modules again where the environment says not to keep
+# compiled files (PYTHONDONTWRITEBYTECODE). They are kept in __pycache__/ (ignored by git).
+test migrations-check pytest: export PYTHONDONTWRITEBYTECODE =
 
 lint: install-dev
 	$(VENV)/bin/ruff check .
