@@ -8,16 +8,23 @@ Figures (best of 15 runs, one process, one core):
 - games/s through the CLI pipeline in-process (JSON line in -> JSON line out)
 - 24-game series validated/s from dicts (parse + sequence + row checks of every game)
 - "what comes next?" calls/s on a 23-game series of parsed records
+
+and, in the same run, a baseline of plain Python work on the same data: a deep copy of every
+record dict (``copy.deepcopy``). The figures run in turns, one run of each per round, so a
+load on the machine falls on all alike; each line's "x copy" is its time per item over the
+copy's, comparable between runs and machines where the absolute rates are not.
 """
 
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 import random
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -107,16 +114,24 @@ def random_series(rng: random.Random) -> list[dict[str, Any]]:
         records.append(record)
 
 
-def rate(label: str, unit: str, n: int, run: Callable[[], object], repeat: int = 15) -> float:
-    """Best of ``repeat`` runs: the least disturbed one (other processes share the cores)."""
-    best = float("inf")
+@dataclass(frozen=True)
+class Figure:
+    label: str
+    unit: str
+    n: int
+    run: Callable[[], object]
+
+
+def measure(figures: list[Figure], repeat: int = 15) -> list[float]:
+    """Best seconds of each figure's run over ``repeat`` rounds (the least disturbed one:
+    other processes share the cores); every round runs each figure once, in turns."""
+    best = [float("inf")] * len(figures)
     for _ in range(repeat):
-        start = time.perf_counter()
-        run()
-        best = min(best, time.perf_counter() - start)
-    per_second = n / best
-    print(f"{label:<58} {per_second:>12,.0f} {unit}/s  ({best * 1e6 / n:.2f} µs each)")
-    return per_second
+        for i, figure in enumerate(figures):
+            start = time.perf_counter()
+            figure.run()
+            best[i] = min(best[i], time.perf_counter() - start)
+    return best
 
 
 def main() -> None:
@@ -159,13 +174,31 @@ def main() -> None:
         for _ in range(2000):
             next_game(recs23, 4, DDV)
 
+    def copy_records() -> None:
+        for data in dicts:
+            copy.deepcopy(data)
+
     # results are discarded at once, as in a real request (keeping 20,000 results alive
     # would mostly measure the garbage collector)
-    rate("score() on parsed records", "games", len(records), score_parsed)
-    rate("parse_record() + score() from dicts", "games", len(dicts), parse_and_score)
-    rate("CLI pipeline in-process (JSON line -> JSON line)", "games", len(lines), cli_pipeline)
-    rate("validate_series() of 24-game series from dicts", "series", len(series), series_check)
-    rate("next_game() after 23 parsed games", "calls", 2000, whats_next)
+    figures = [
+        Figure("baseline: copy.deepcopy() of the record dicts", "games", len(dicts), copy_records),
+        Figure("score() on parsed records", "games", len(records), score_parsed),
+        Figure("parse_record() + score() from dicts", "games", len(dicts), parse_and_score),
+        Figure("CLI pipeline in-process (JSON line -> JSON line)", "games", len(lines),
+               cli_pipeline),
+        Figure("validate_series() of 24-game series from dicts", "series", len(series),
+               series_check),
+        Figure("next_game() after 23 parsed games", "calls", 2000, whats_next),
+    ]  # fmt: skip
+    best = measure(figures)
+    base = best[0] / figures[0].n
+    print(f"{'':<58} {'rate':>20} {'each':>10} {'x copy':>7}")
+    for figure, seconds in zip(figures, best, strict=True):
+        each = seconds / figure.n
+        print(
+            f"{figure.label:<58} {figure.n / seconds:>12,.0f} {figure.unit:>5}/s"
+            f" {each * 1e6:>8.2f}µs {each / base:>7.2f}"
+        )
 
 
 if __name__ == "__main__":
