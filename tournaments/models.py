@@ -66,6 +66,29 @@ class Player(models.Model):
         return f"{self.last_name}, {self.first_name}"
 
 
+class RegistryChange(models.Model):
+    """A change to a registry that no tournament's log holds: the merge of two entries for
+    one person. ``before`` keeps both players' details and the registrations that moved, so
+    a merge can be understood (and undone by hand) later."""
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="registry_changes"
+    )
+    action = models.CharField(max_length=60)  # dotted code, e.g. tournaments.player.merged
+    player = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="changes"
+    )
+    before = models.JSONField(default=dict)
+    after = models.JSONField(default=dict)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+
 class Tiebreak(models.TextChoices):
     """Tie-breaks after total points (design decision 2), in the order a tournament lists
     them; the standings core (``scoring.ranking``) computes each under the same key."""
