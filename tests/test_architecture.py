@@ -26,6 +26,7 @@ PURE_CORES = {
     "scoring/ranking.py": (),
     "scoring/totals.py": (),
     "scoring/clock.py": (),
+    "scoring/statistics.py": (),
     "seasons/ranking.py": (),
 }
 
