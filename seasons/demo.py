@@ -1,0 +1,33 @@
+"""The demo's season: the demo tournament in a ranking list, so that ``make run`` shows one."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from scoring.services import Actor, Door
+from seasons.models import Season
+from seasons.services import SeasonData, attach_tournament, create_season
+from tournaments.models import Tournament
+
+DEMO_SEASON = "demo-rangliste"
+
+
+def season_in_demo(sender: Any, tournament: Tournament, **kwargs: Any) -> None:
+    """(Re)create the season ``demo-rangliste`` of the demo organizer with the demo
+    tournament: the DDV rule with a minimum of three series, so that players who missed a
+    series are listed apart."""
+    organizer = tournament.organizers.order_by("pk").first()
+    if organizer is None:
+        return
+    Season.objects.filter(slug=DEMO_SEASON).delete()
+    actor = Actor(Door.ORGANIZER, user=organizer)
+    season = create_season(
+        SeasonData(
+            name="Demo-Rangliste",
+            slug=DEMO_SEASON,
+            preset="ddv_rangliste",
+            rule_overrides={"min_series": min(3, tournament.series_count)},
+        ),
+        actor=actor,
+    )
+    attach_tournament(season, tournament, actor=actor)

@@ -1,0 +1,91 @@
+"""Seasons (Turnierserie, Cup, Rangliste): a named set of tournaments ranked by one rule."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.models import Tournament
+
+
+class Season(models.Model):
+    """A ranking across tournaments. Its rule is a preset of ``seasons.ranking.PRESETS`` with
+    the season's ``rule_overrides`` (``seasons.rules``); its players are those of the
+    attached tournaments, each one identity of his registry (``Registration.player``).
+    ``owner`` keeps it and may attach only tournaments he organizes."""
+
+    name = models.CharField(_("name"), max_length=160)
+    slug = models.SlugField(_("short name (in links)"), max_length=60, unique=True)
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="seasons",
+        verbose_name=_("owner"),
+    )
+    preset = models.CharField(_("ranking rule"), max_length=40, default="ddv_rangliste")
+    rule_overrides = models.JSONField(_("rule overrides"), default=dict, blank=True)
+    reference_date = models.DateField(_("reference date"), null=True, blank=True)
+    is_public = models.BooleanField(_("public"), default=True)
+    description = models.TextField(_("description"), blank=True, max_length=2000)
+    tournaments: models.ManyToManyField[Tournament, SeasonTournament] = models.ManyToManyField(
+        Tournament, through="SeasonTournament", related_name="seasons", blank=True
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("season")
+        verbose_name_plural = _("seasons")
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("seasons:detail", kwargs={"season": self.slug})
+
+
+class SeasonTournament(models.Model):
+    """A tournament attached to a season: when and by whom."""
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="attachments")
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="+")
+    added_at = models.DateTimeField(auto_now_add=True)
+    added_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        verbose_name = _("tournament of a season")
+        verbose_name_plural = _("tournaments of seasons")
+        constraints = [
+            models.UniqueConstraint(fields=["season", "tournament"], name="season_tournament_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.season_id}: {self.tournament_id}"
+
+
+class SeasonChange(models.Model):
+    """Every change to a season: who, when, through which door, before and after. (The
+    results' audit log, ``scoring.AuditEntry``, hangs on one tournament; a season's
+    changes concern several or none.)"""
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="changes")
+    action = models.CharField(max_length=60)  # dotted code, e.g. seasons.tournament.attached
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    via = models.CharField(max_length=80)  # "organizer alice", "api alice"
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        verbose_name = _("change of a season")
+        verbose_name_plural = _("changes of seasons")
+
+    def __str__(self) -> str:
+        return f"{self.season}: {self.action}"

@@ -1,0 +1,221 @@
+"""Use cases of seasons: create or change a season, attach or detach a tournament. Each runs
+in one transaction and records a ``SeasonChange``; refusals are ``ServiceError``s."""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_slug
+from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
+
+from common.services import Refusal, ServiceError
+from scoring.services import Actor
+from seasons.models import Season, SeasonChange, SeasonTournament
+from seasons.permissions import attachable_tournaments, can_manage
+from seasons.ranking import PRESETS
+from seasons.rules import override_problems
+from tournaments.models import Tournament
+from tournaments.services.setup import SLUG_MAX_LENGTH, slug_from_name
+
+NAME_MAX_LENGTH = 160
+DESCRIPTION_MAX_LENGTH = 2000
+
+
+@dataclass(frozen=True)
+class SeasonData:
+    """What a season's owner sets; an empty ``slug`` is made from the name."""
+
+    name: str
+    preset: str = "ddv_rangliste"
+    slug: str = ""
+    rule_overrides: dict[str, Any] = field(default_factory=dict)
+    reference_date: datetime.date | None = None
+    is_public: bool = True
+    description: str = ""
+
+
+def unique_season_slug(name: str, *, exclude_pk: int | None = None) -> str:
+    base = slug_from_name(name)
+    if base == "turnier":
+        base = "saison"
+    others = Season.objects.exclude(pk=exclude_pk) if exclude_pk else Season.objects.all()
+    taken = set(
+        others.filter(slug__startswith=base[: SLUG_MAX_LENGTH - 4]).values_list("slug", flat=True)
+    )
+    slug, number = base, 1
+    while slug in taken:
+        number += 1
+        suffix = f"-{number}"
+        slug = base[: SLUG_MAX_LENGTH - len(suffix)].rstrip("-") + suffix
+    return slug
+
+
+def _check(data: SeasonData, season: Season | None) -> SeasonData:
+    """The data as it will be saved, or the first problem as a ServiceError on its field."""
+    name = data.name.strip()
+    if not name:
+        raise ServiceError("name_required", _("Give the season a name."), field="name")
+    if len(name) > NAME_MAX_LENGTH:
+        raise ServiceError(
+            "name_too_long",
+            _("At most %(n)d characters.") % {"n": NAME_MAX_LENGTH},
+            field="name",
+        )
+    if data.preset not in PRESETS:
+        raise ServiceError(
+            "unknown_preset",
+            _("Choose one of: %(known)s.") % {"known": ", ".join(PRESETS)},
+            field="preset",
+        )
+    problems = override_problems(data.rule_overrides)
+    if problems:
+        key, message = next(iter(problems.items()))
+        raise ServiceError("invalid_override", message, field=key)
+    if len(data.description) > DESCRIPTION_MAX_LENGTH:
+        raise ServiceError(
+            "description_too_long",
+            _("At most %(n)d characters.") % {"n": DESCRIPTION_MAX_LENGTH},
+            field="description",
+        )
+    slug = data.slug.strip() or unique_season_slug(name, exclude_pk=season.pk if season else None)
+    try:
+        validate_slug(slug)
+    except ValidationError as exc:
+        raise ServiceError(
+            "invalid_slug",
+            _("Use only letters, digits, hyphens and underscores."),
+            field="slug",
+        ) from exc
+    if len(slug) > SLUG_MAX_LENGTH:
+        raise ServiceError(
+            "slug_too_long", _("At most %(n)d characters.") % {"n": SLUG_MAX_LENGTH}, field="slug"
+        )
+    return SeasonData(
+        name=name,
+        preset=data.preset,
+        slug=slug,
+        rule_overrides=dict(data.rule_overrides),
+        reference_date=data.reference_date,
+        is_public=data.is_public,
+        description=data.description,
+    )
+
+
+def _snapshot(season: Season) -> dict[str, Any]:
+    return {
+        "name": season.name,
+        "slug": season.slug,
+        "preset": season.preset,
+        "rule_overrides": season.rule_overrides,
+        "reference_date": season.reference_date.isoformat() if season.reference_date else None,
+        "is_public": season.is_public,
+        "description": season.description,
+    }
+
+
+def _log(season: Season, action: str, actor: Actor, before: Any = None, after: Any = None) -> None:
+    SeasonChange.objects.create(
+        season=season,
+        action=action,
+        before=before,
+        after=after,
+        user=actor.user,
+        via=actor.describe(),
+    )
+
+
+def _save(season: Season) -> None:
+    try:
+        with transaction.atomic():
+            season.save()
+    except IntegrityError as exc:
+        if not Season.objects.filter(slug=season.slug).exclude(pk=season.pk).exists():
+            raise
+        raise ServiceError(
+            "slug_taken",
+            _("Another season has this short name; “%(free)s” is free.")
+            % {"free": unique_season_slug(season.slug)},
+            field="slug",
+        ) from exc
+
+
+def _require_manager(season: Season, actor: Actor) -> None:
+    if actor.user is None or not can_manage(actor.user, season):
+        raise ServiceError(
+            "not_season_owner",
+            _("Only the season's owner may change it."),
+            refusal=Refusal.FORBIDDEN,
+        )
+
+
+@transaction.atomic
+def create_season(data: SeasonData, *, actor: Actor) -> Season:
+    """A new season owned by the actor."""
+    if actor.user is None or not actor.user.is_authenticated:
+        raise ServiceError(
+            "login_required", _("Log in to create a season."), refusal=Refusal.FORBIDDEN
+        )
+    checked = _check(data, None)
+    season = Season(owner=actor.user, **asdict(checked))
+    _save(season)
+    _log(season, "seasons.season.created", actor, after=_snapshot(season))
+    return season
+
+
+@transaction.atomic
+def change_season(season: Season, data: SeasonData, *, actor: Actor) -> Season:
+    """New settings for a season (its owner's)."""
+    _require_manager(season, actor)
+    season = Season.objects.select_for_update().get(pk=season.pk)
+    checked = _check(data, season)
+    before = _snapshot(season)
+    for key, value in asdict(checked).items():
+        setattr(season, key, value)
+    _save(season)
+    after = _snapshot(season)
+    if after != before:
+        _log(season, "seasons.season.changed", actor, before=before, after=after)
+    return season
+
+
+@transaction.atomic
+def attach_tournament(season: Season, tournament: Tournament, *, actor: Actor) -> bool:
+    """Add a tournament the season's owner organizes; False if it was attached already."""
+    _require_manager(season, actor)
+    if not attachable_tournaments(season).filter(pk=tournament.pk).exists():
+        raise ServiceError(
+            "not_own_tournament",
+            _("Only tournaments the season's owner organizes can be added."),
+            field="tournament",
+            refusal=Refusal.FORBIDDEN,
+        )
+    _attachment, created = SeasonTournament.objects.get_or_create(
+        season=season, tournament=tournament, defaults={"added_by": actor.user}
+    )
+    if created:
+        _log(
+            season,
+            "seasons.tournament.attached",
+            actor,
+            after={"tournament": tournament.slug, "name": tournament.name},
+        )
+    return created
+
+
+@transaction.atomic
+def detach_tournament(season: Season, tournament: Tournament, *, actor: Actor) -> bool:
+    """Remove a tournament from the season; False if it was not attached."""
+    _require_manager(season, actor)
+    deleted, _rows = SeasonTournament.objects.filter(season=season, tournament=tournament).delete()
+    if deleted:
+        _log(
+            season,
+            "seasons.tournament.detached",
+            actor,
+            before={"tournament": tournament.slug, "name": tournament.name},
+        )
+    return bool(deleted)

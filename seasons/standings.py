@@ -1,0 +1,288 @@
+"""A season's ranking: the attached tournaments' kept totals, ranked by the pure core.
+
+``season_ranking`` reads two statements whatever the number of tournaments and players: the
+tournaments (with the number of their last started series), then every registration with
+its player's name and club and his ``TournamentTotal`` (points per series). A player's
+place in each tournament is that tournament's overall standings order, ranked again here by
+``scoring.ranking.rank`` from the same rows and tie-breaks the standings page uses (no
+stored place to go stale, no query per tournament). ``seasons.ranking.rank_season`` then
+ranks the season.
+
+Withdrawn players keep what they played, as in the standings.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import json
+from collections import defaultdict
+from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
+from fractions import Fraction
+
+from django.db import connection
+from django.db.models import Max, Q
+from django.utils import timezone
+
+from scoring.models import TournamentTotal
+from scoring.ranking import StandingRow, rank
+from seasons.models import Season, SeasonTournament
+from seasons.ranking import Basis, Line, RankingRule, Result, Why, months_before, rank_season
+from seasons.rules import ranking_rule
+from tournaments.models import DEFAULT_TIEBREAK, Player, Registration, Series, Tournament
+
+CENT = Decimal("0.01")
+FIELDS = ("pk", "name", "slug", "starts_on", "status", "is_public", "tiebreak")
+
+
+@dataclass(frozen=True)
+class TournamentInfo:
+    pk: int
+    name: str
+    slug: str
+    starts_on: datetime.date
+    status: str
+    is_public: bool
+    players: int = 0
+
+
+@dataclass(frozen=True)
+class ResultLine:
+    """One tournament of a player's line: its series points, place, worth and whether it
+    counts (``why``: counted, dropped, outside_window)."""
+
+    tournament: TournamentInfo
+    series_points: tuple[int, ...]
+    points: int
+    place: int | None
+    score: int
+    why: str
+
+    @property
+    def series(self) -> int:
+        return len(self.series_points)
+
+
+@dataclass(frozen=True)
+class SeasonLine:
+    player: int
+    name: str
+    club: str
+    place: int | None
+    shared: bool
+    value: Decimal | int  # the average per series (2 places) or the counted sum
+    exact: Fraction
+    series: int  # series counted
+    total: int  # points of the counted results
+    tournaments: int  # tournaments counted
+    missing_series: int
+    results: tuple[ResultLine, ...]  # newest first
+
+    @property
+    def ranked(self) -> bool:
+        return self.place is not None
+
+    @property
+    def counted_any(self) -> bool:
+        return self.tournaments > 0
+
+
+@dataclass(frozen=True)
+class SeasonRanking:
+    season: Season
+    rule: RankingRule
+    reference: datetime.date
+    window_opens: datetime.date | None  # results after this day count (None: no window)
+    tournaments: tuple[TournamentInfo, ...]  # newest first
+    ranked: tuple[SeasonLine, ...]
+    unranked: tuple[SeasonLine, ...]  # short of the minimum, or nothing in the window
+    clubs: tuple[str, ...]  # every club of the season's players, for the filter
+    club: str | None  # the filter applied
+
+    @property
+    def average(self) -> bool:
+        return self.rule.basis is Basis.SERIES_AVERAGE
+
+    @property
+    def lines(self) -> tuple[SeasonLine, ...]:
+        return (*self.ranked, *self.unranked)
+
+
+def reference_date(season: Season) -> datetime.date:
+    return season.reference_date or timezone.localdate()
+
+
+def _tournaments(season: Season) -> dict[int, tuple[TournamentInfo, tuple[str, ...], int]]:
+    """Tournament id → its description, tie-breaks and the number of its last started series."""
+    attached = SeasonTournament.objects.filter(season=season).values("tournament_id")
+    started = Max("series__number", filter=~Q(series__status=Series.Status.PLANNED))
+    found = (
+        Tournament.objects.filter(pk__in=attached)
+        .annotate(columns=started)
+        .values_list(*FIELDS, "columns")
+        .order_by()
+    )
+    return {
+        pk: (
+            TournamentInfo(pk, name, slug, starts_on, status, is_public),
+            tuple(tiebreak or DEFAULT_TIEBREAK),
+            columns or 0,
+        )
+        for pk, name, slug, starts_on, status, is_public, tiebreak, columns in found
+    }
+
+
+def _rows_sql() -> str:
+    registrations, players, totals, attached = (
+        m._meta.db_table for m in (Registration, Player, TournamentTotal, SeasonTournament)
+    )
+    return f"""
+        SELECT r.id, r.tournament_id, r.player_id, p.first_name, p.last_name, p.club,
+               CAST(t.series_points AS text)
+          FROM {registrations} r
+          JOIN {players} p ON p.id = r.player_id
+          LEFT JOIN {totals} t ON t.registration_id = r.id
+         WHERE r.tournament_id IN (SELECT a.tournament_id FROM {attached} a
+                                    WHERE a.season_id = %s)
+    """  # table names come from the models; the value is a parameter
+
+
+def _places(
+    rows: list[tuple[int, tuple[int | None, ...]]], tiebreak: tuple[str, ...], columns: int
+) -> dict[int, int]:
+    """Registration → place in the tournament's overall standings (as ``overall_standings``
+    ranks them: every registration, the series padded to the started ones)."""
+    standing = []
+    for registration, played in rows:
+        padded = played + (None,) * (columns - len(played))
+        standing.append(StandingRow(registration, padded, sum(filter(None, padded))))
+    return {r.row.key: r.place for r in rank(standing, tiebreak)}
+
+
+def _value(rule: RankingRule, line: Line) -> Decimal | int:
+    if rule.basis is Basis.SERIES_AVERAGE:
+        exact = line.value
+        return (Decimal(exact.numerator) / Decimal(exact.denominator)).quantize(
+            CENT, rounding=ROUND_HALF_UP
+        )
+    return int(line.value)
+
+
+def season_ranking(season: Season, *, club: str | None = None) -> SeasonRanking:
+    """The season's ranking on its reference date (today when it has none); with ``club``
+    only the lines of that club's players, with their places in the whole season."""
+    rule = ranking_rule(season)
+    reference = reference_date(season)
+    tournaments = _tournaments(season)
+    with connection.cursor() as cursor:
+        cursor.execute(_rows_sql(), [season.pk])
+        found = cursor.fetchall()
+    every = json.loads("[" + ",".join(row[6] or "[]" for row in found) + "]")
+
+    names: dict[int, tuple[str, str]] = {}
+    by_tournament: dict[int, list[tuple[int, tuple[int | None, ...]]]] = defaultdict(list)
+    players_of: dict[int, int] = defaultdict(int)
+    owner: dict[int, tuple[int, int]] = {}  # registration -> (player, tournament)
+    for row, played in zip(found, every, strict=True):
+        registration, tournament, player, first, last, player_club = row[:6]
+        names[player] = (f"{first} {last}", player_club)
+        by_tournament[tournament].append((registration, tuple(played)))
+        players_of[tournament] += 1
+        owner[registration] = (player, tournament)
+
+    info = {
+        pk: dataclasses.replace(t, players=players_of[pk])
+        for pk, (t, _tb, _c) in tournaments.items()
+    }
+    results: list[Result] = []
+    for tournament, rows in by_tournament.items():
+        held_on = info[tournament].starts_on
+        _t, tiebreak, columns = tournaments[tournament]
+        places = _places(rows, tiebreak, columns)
+        for registration, played in rows:
+            points = tuple(p for p in played if p is not None)
+            if points:
+                results.append(
+                    Result(
+                        owner[registration][0], tournament, held_on, points, places[registration]
+                    )
+                )
+
+    lines = []
+    for line in rank_season(rule, results, reference):
+        name, player_club = names[line.player]
+        if club is not None and player_club != club:
+            continue
+        lines.append(
+            SeasonLine(
+                player=line.player,
+                name=name,
+                club=player_club,
+                place=line.place,
+                shared=line.shared,
+                value=_value(rule, line),
+                exact=line.value,
+                series=line.series,
+                total=line.total,
+                tournaments=len(line.counted),
+                missing_series=line.missing_series,
+                results=tuple(
+                    ResultLine(
+                        info[e.result.tournament],
+                        e.result.series_points,
+                        e.result.total,
+                        e.result.place,
+                        e.score,
+                        str(e.why),
+                    )
+                    for e in line.entries
+                ),
+            )
+        )
+    window = (
+        months_before(reference, rule.window_months) if rule.window_months is not None else None
+    )
+    return SeasonRanking(
+        season=season,
+        rule=rule,
+        reference=reference,
+        window_opens=window,
+        tournaments=tuple(sorted(info.values(), key=lambda t: (t.starts_on, t.pk), reverse=True)),
+        ranked=tuple(ln for ln in lines if ln.ranked),
+        unranked=tuple(ln for ln in lines if not ln.ranked),
+        clubs=tuple(sorted({c for _n, c in names.values() if c})),
+        club=club,
+    )
+
+
+def player_line(ranking: SeasonRanking, player: int) -> SeasonLine | None:
+    return next((ln for ln in ranking.lines if ln.player == player), None)
+
+
+def player_seasons(player: Player) -> list[tuple[Season, SeasonLine]]:
+    """The player's line in every public season that has a result of his, by season name:
+    one statement for the seasons, then two per season (``season_ranking``)."""
+    seasons = (
+        Season.objects.filter(is_public=True, attachments__tournament__registrations__player=player)
+        .distinct()
+        .order_by("name", "pk")
+    )
+    found = []
+    for season in seasons:
+        line = player_line(season_ranking(season), player.pk)
+        if line is not None:
+            found.append((season, line))
+    return found
+
+
+__all__ = [
+    "ResultLine",
+    "SeasonLine",
+    "SeasonRanking",
+    "TournamentInfo",
+    "Why",
+    "player_line",
+    "player_seasons",
+    "season_ranking",
+]
