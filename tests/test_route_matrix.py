@@ -157,6 +157,12 @@ EXPECT: dict[str, dict[str, tuple[Any, Any]]] = {
         "captain": ({401}, {401}),
         "anonymous": ({401}, {401}),
     },
+    "api:player-merge": {  # the registry's owner only
+        "owner": (set(), OWNER_WRITE),
+        "other": (set(), {404}),
+        "captain": (set(), {401}),
+        "anonymous": (set(), {401}),
+    },
     # API: registrations (organizers only)
     "api:registrations": ORGANIZER_API,
     "api:registration": ORGANIZER_API,
@@ -217,6 +223,18 @@ EXPECT: dict[str, dict[str, tuple[Any, Any]]] = {
     "tournaments:create": {
         "owner": (OK, OWNER_WRITE),
         "other": (OK, OWNER_WRITE),
+        "captain": ("login", "login"),
+        "anonymous": ("login", "login"),
+    },
+    "tournaments:registry": {  # any logged-in user: his own registry
+        "owner": (OK, set()),
+        "other": (OK, set()),
+        "captain": ("login", set()),
+        "anonymous": ("login", set()),
+    },
+    "tournaments:registry-player": {
+        "owner": (OK, OWNER_WRITE),
+        "other": ({404}, {404}),  # another registry's player does not exist for him
         "captain": ("login", "login"),
         "anonymous": ("login", "login"),
     },
@@ -387,10 +405,10 @@ def path_for(route: Route, world: World, persona: str) -> str:
         )
     if route.name.startswith("documents:"):
         values["pk"] = world.document.pk
+    elif route.name in ("tournaments:registry-player", "api:player-detail", "api:player-merge"):
+        values["pk"] = world.player.pk
     elif route.name.startswith("tournaments:"):
         values["pk"] = world.registration.pk
-    elif route.name == "api:player-detail":
-        values["pk"] = world.player.pk
     return reverse(route.name, kwargs={k: values[k] for k in route.params})
 
 

@@ -156,3 +156,15 @@ class SwapForm(forms.Form):
             for name in ("first", "second"):
                 field = cast("forms.ModelChoiceField[Registration]", self.fields[name])
                 field.queryset = registrations
+
+
+class MergeForm(forms.Form):
+    """Which player of the registry is merged into the one shown (who is kept)."""
+
+    duplicate = forms.TypedChoiceField(label=_("merge this player into it"), coerce=int)
+
+    def __init__(self, *args: Any, choices: list[tuple[int, str]], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["duplicate"]
+        assert isinstance(field, forms.TypedChoiceField)
+        field.choices = [("", "—"), *choices]

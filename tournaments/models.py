@@ -88,6 +88,9 @@ class RegistryChange(models.Model):
     class Meta:
         ordering = ["-created_at", "-pk"]
 
+    def __str__(self) -> str:
+        return f"{self.action} {self.created_at:%Y-%m-%d %H:%M}"
+
 
 class Tiebreak(models.TextChoices):
     """Tie-breaks after total points (design decision 2), in the order a tournament lists

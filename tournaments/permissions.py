@@ -56,3 +56,11 @@ def readable_players(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Player]
         return Player.objects.all()
     organized = Player.objects.filter(registrations__tournament__organizers=user.pk).values("pk")
     return Player.objects.filter(Q(owner_id=user.pk) | Q(pk__in=organized))
+
+
+def may_merge(user: AbstractBaseUser | AnonymousUser, player: Player) -> bool:
+    """Only a registry's owner cleans it up (and superusers): a co-organizer reads the
+    players of his tournaments but does not own them."""
+    if not user.is_authenticated or player.owner_id is None:
+        return False
+    return bool(getattr(user, "is_superuser", False)) or player.owner_id == user.pk

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tournaments.views import organizer, players, public, series
+from tournaments.views import organizer, players, public, registry, series
 
 app_name = "tournaments"
 
@@ -21,6 +21,8 @@ urlpatterns = [
     # Organizers
     path("verwaltung/", organizer.MyTournamentsView.as_view(), name="mine"),
     path("verwaltung/neu/", organizer.TournamentCreateView.as_view(), name="create"),
+    path("verwaltung/spieler/", registry.RegistryView.as_view(), name="registry"),
+    path("verwaltung/spieler/<int:pk>/", registry.MergeView.as_view(), name="registry-player"),
     path("verwaltung/<slug:slug>/", organizer.DashboardView.as_view(), name="manage"),
     path(
         "verwaltung/<slug:slug>/bearbeiten/", organizer.TournamentUpdateView.as_view(), name="edit"

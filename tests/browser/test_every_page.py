@@ -220,6 +220,7 @@ def values(demo: Demo, state: str) -> dict[str, Any]:
         "token": table.captain_token,
         "start_number": registration.start_number,
         "pk": registration.pk,
+        "player": registration.player_id,
         "game": GAME,
     }
 
@@ -230,6 +231,8 @@ def route_values(route: Route, demo: Demo, state: str) -> dict[str, Any]:
         known["number"] = GAME  # the game to correct, not the series
     if route.name == "tournaments:self-register":
         known["token"] = demo.tournament.registration_token
+    if route.name == "tournaments:registry-player":
+        known["pk"] = known["player"]  # a player of the registry, not a registration
     return known
 
 

@@ -36,6 +36,9 @@ def settings_problems(
 
 GERMAN_LETTERS = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss"})
 SLUG_MAX_LENGTH = 60  # Tournament.slug
+# Pages under /verwaltung/ that are no tournament: a tournament with such a short name
+# could never be managed.
+RESERVED_SLUGS = frozenset({"neu", "spieler", "saisons", "import"})
 
 
 def slug_from_name(name: str) -> str:
@@ -52,7 +55,7 @@ def unique_slug(name: str, *, exclude_pk: int | None = None) -> str:
     others = Tournament.objects.all()
     if exclude_pk is not None:
         others = others.exclude(pk=exclude_pk)
-    taken = set(
+    taken = RESERVED_SLUGS | set(
         others.filter(slug__startswith=base[: SLUG_MAX_LENGTH - 4]).values_list("slug", flat=True)
     )
     slug, number = base, 1
@@ -68,6 +71,13 @@ def save_tournament(tournament: Tournament, *, organizer: Any = None) -> Tournam
     """Save new or changed settings; a new tournament gets its creator as organizer; the
     Series rows follow the number of series. A short name taken meanwhile by another
     tournament (two organizers saving the same name at once) is refused on its field."""
+    if tournament.slug in RESERVED_SLUGS:
+        raise ServiceError(
+            "slug_reserved",
+            _("“%(slug)s” names a page of the app; “%(free)s” is free.")
+            % {"slug": tournament.slug, "free": unique_slug(tournament.slug)},
+            field="slug",
+        )
     try:
         with transaction.atomic():
             tournament.save()

@@ -4,15 +4,29 @@ exist for them (404). New players come in through a registration."""
 
 from __future__ import annotations
 
-from django.db.models import Q, QuerySet
-from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
-from rest_framework import exceptions, mixins, viewsets
+from typing import Any
 
-from common.api.base import ApiMixin
+from django.db.models import Q, QuerySet
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from rest_framework import exceptions, mixins, serializers, viewsets
+from rest_framework.decorators import action
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from common.api.base import ApiMixin, StrictSerializer, validated
 from common.api.schema import errors
 from tournaments.api.serializers.players import PlayerSerializer
 from tournaments.models import Player
 from tournaments.permissions import readable_players
+from tournaments.services import Refusal, ServiceError
+from tournaments.services.registry import merge_players
+
+
+class MergeSerializer(StrictSerializer):
+    duplicate = serializers.IntegerField(
+        min_value=1, max_value=999_999_999, help_text="The player merged into this one."
+    )
 
 
 @extend_schema_view(
@@ -55,3 +69,28 @@ class PlayerViewSet(
                 | Q(club__icontains=word)
             )
         return players.order_by("last_name", "first_name", "pk")
+
+    @extend_schema(
+        summary="Merge a duplicate into this player (the registry's owner only)",
+        description=(
+            "The duplicate's registrations move to this player, this player's empty details "
+            "are filled from the duplicate's, and the duplicate is deleted; the registry's "
+            "log keeps both. Refused (400) when both are registered in the same tournament "
+            "or have different DDV numbers."
+        ),
+        request=MergeSerializer,
+        responses={200: PlayerSerializer, **errors(400, 401, 404)},
+    )
+    @action(detail=True, methods=["post"])
+    def merge(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        player = self.get_object()
+        data = validated(MergeSerializer, request.data)
+        duplicate = readable_players(request.user).filter(pk=data["duplicate"]).first()
+        if duplicate is None:
+            raise ServiceError(
+                "player_not_found",
+                _("Player not found."),
+                "duplicate",
+                refusal=Refusal.NOT_FOUND,
+            )
+        return Response(PlayerSerializer(merge_players(request.user, player, duplicate)).data)

@@ -1,0 +1,127 @@
+"""The organizer's player registry: every player he owns, the ones that may be one person,
+and merging them (``tournaments.services.registry``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.mixins import LoginRequiredMixin
+from django.db.models import Count, QuerySet
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.utils.translation import gettext as _
+from django.views.generic import TemplateView
+
+from tournaments.forms import MergeForm
+from tournaments.models import Player, Registration, RegistryChange
+from tournaments.names import folded
+from tournaments.services import ServiceError
+from tournaments.services.registry import merge_players, possible_duplicates
+
+PAGE_SIZE = 200
+
+
+def own_registry(user: Any) -> QuerySet[Player]:
+    """The players ``user`` owns, with how many tournaments each played."""
+    return Player.objects.filter(owner_id=user.pk).annotate(tournaments=Count("registrations"))
+
+
+def search_players(players: list[Player], query: str) -> list[Player]:
+    """The players with every word of ``query`` in their name, club or DDV number."""
+    words = [folded(word) for word in query.split()[:5]]
+    return [
+        p
+        for p in players
+        if all(w in folded(f"{p.first_name} {p.last_name} {p.club} {p.ddv_number}") for w in words)
+    ]
+
+
+def described(player: Player) -> str:
+    details = [
+        d for d in (player.club, f"DDV {player.ddv_number}" if player.ddv_number else "") if d
+    ]
+    return f"{player.sort_name} ({', '.join(details)})" if details else player.sort_name
+
+
+class RegistryView(LoginRequiredMixin, TemplateView):
+    template_name = "tournaments/organizer/registry.html"
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        players = list(own_registry(self.request.user))
+        players.sort(key=lambda p: (folded(p.last_name), folded(p.first_name), p.pk))
+        query = self.request.GET.get("q", "").replace("\x00", "")[:100]
+        shown = search_players(players, query)
+        return {
+            **super().get_context_data(**kwargs),
+            "query": query,
+            "players": shown[:PAGE_SIZE],
+            "more": max(len(shown) - PAGE_SIZE, 0),
+            "player_count": len(players),
+            "duplicates": possible_duplicates(players),
+            "changes": RegistryChange.objects.filter(owner_id=self.request.user.pk)[:10],
+        }
+
+
+class MergeView(LoginRequiredMixin, TemplateView):
+    """One player of the registry, his tournaments, and the form that merges another player
+    into him. Another owner's player does not exist here (404)."""
+
+    template_name = "tournaments/organizer/merge.html"
+
+    def setup(self, request: HttpRequest, *args: Any, **kwargs: Any) -> None:
+        super().setup(request, *args, **kwargs)
+        self.player: Player | None = None
+
+    def get_player(self) -> Player:
+        player = own_registry(self.request.user).filter(pk=self.kwargs["pk"]).first()
+        if player is None:
+            raise Http404
+        return player
+
+    def form(self, player: Player, data: Any = None) -> MergeForm:
+        others = list(own_registry(self.request.user).exclude(pk=player.pk))
+        suggested = {
+            p.pk
+            for group in possible_duplicates([player, *others])
+            if player in group
+            for p in group
+        }
+        others.sort(
+            key=lambda p: (p.pk not in suggested, folded(p.last_name), folded(p.first_name), p.pk)
+        )
+        return MergeForm(data, choices=[(p.pk, described(p)) for p in others])
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        player = self.get_player()
+        registrations = (
+            Registration.objects.filter(player=player)
+            .select_related("tournament")
+            .order_by("-tournament__starts_on")
+        )
+        return {
+            **super().get_context_data(**kwargs),
+            "player": player,
+            "registrations": registrations,
+            "form": kwargs.get("form") or self.form(player),
+        }
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        player = self.get_player()
+        form = self.form(player, request.POST)
+        if form.is_valid():
+            duplicate = own_registry(request.user).filter(pk=form.cleaned_data["duplicate"]).first()
+            try:
+                if duplicate is None:
+                    raise ServiceError("player_not_found", _("Player not found."), "duplicate")
+                merge_players(request.user, player, duplicate)
+            except ServiceError as exc:
+                form.add_error(exc.field, exc.message)
+            else:
+                messages.success(
+                    request,
+                    _("%(duplicate)s is merged into %(player)s.")
+                    % {"duplicate": duplicate, "player": player},
+                )
+                return redirect("tournaments:registry")
+        return self.render_to_response(self.get_context_data(form=form))
