@@ -2,9 +2,10 @@
 
 Layers, lowest first (docs/architecture.md): the pure rules engine; ``common`` (the domain
 error and the API plumbing every app shares); the apps ``tournaments`` ← ``scoring`` ←
-``seasons`` ← ``documents``; ``config`` (settings and URL roots) on top. A module may import
-its own layer and the layers below it, never one above, not even inside a function. The
-source is parsed, not imported, so a lazy import counts like any other.
+``seasons`` ← ``teams`` ← ``documents`` ← ``hall``; ``config`` (settings and URL roots) on
+top. A module may import its own layer and the layers below it, never one above, not even
+inside a function. The source is parsed, not imported, so a lazy import counts like any
+other.
 """
 
 from __future__ import annotations
@@ -17,7 +18,17 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-LAYERS = ("rules", "common", "tournaments", "scoring", "seasons", "documents", "hall", "config")
+LAYERS = (
+    "rules",
+    "common",
+    "tournaments",
+    "scoring",
+    "seasons",
+    "teams",
+    "documents",
+    "hall",
+    "config",
+)
 
 #: Pure cores: the standard library and their own package only.
 PURE_CORES = {
@@ -28,6 +39,10 @@ PURE_CORES = {
     "scoring/clock.py": (),
     "scoring/statistics.py": (),
     "seasons/ranking.py": (),
+    # Team competitions reuse the seating core (itself pure) for schedules and tables.
+    "teams/schedule.py": ("tournaments.seating",),
+    "teams/scoring.py": (),
+    "teams/seating.py": ("tournaments.seating",),
 }
 
 

@@ -1,0 +1,82 @@
+"""Team-aware seating (pure): one player of each team per table, no pair twice."""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+
+import pytest
+
+from teams.seating import TeamSeating, TeamSeatingError, seat_teams
+
+FOUR = [[10 * x + m for m in range(1, 5)] for x in range(1, 5)]  # team x: 10x+1 .. 10x+4
+FIVE = [[10 * x + m for m in range(1, 6)] for x in range(1, 6)]
+
+
+def _team_of(player: int) -> int:
+    return player // 10
+
+
+def _meetings(seating: TeamSeating) -> Counter[tuple[int, int]]:
+    met: Counter[tuple[int, int]] = Counter()
+    for tables in seating.series:
+        for table in tables:
+            met.update(itertools.combinations(sorted(table), 2))
+    return met
+
+
+@pytest.mark.parametrize("teams", [FOUR, FIVE], ids=["four", "five"])
+def test_one_player_of_each_team_at_every_table_and_nobody_meets_twice(
+    teams: list[list[int]],
+) -> None:
+    g = len(teams)
+    seating = seat_teams(teams, g, seed=3)
+    for tables in seating.series:
+        assert sorted(p for table in tables for p in table) == sorted(
+            itertools.chain.from_iterable(teams)
+        )
+        for table in tables:
+            assert sorted(_team_of(p) for p in table) == list(range(1, g + 1))
+    met = _meetings(seating)
+    # Every player meets every player of the other teams exactly once: g^2 (g - 1) g / 2 pairs.
+    assert set(met.values()) == {1}
+    assert len(met) == g * g * (g - 1) * g // 2
+    assert seating.repeats == 0
+
+
+def test_seat_order_rotates() -> None:
+    """Nobody deals first (seat 1) or keeps the list (last seat) in every series."""
+    seating = seat_teams(FOUR, 4, seed=1)
+    for seat in (0, 3):
+        for player in itertools.chain.from_iterable(FOUR):
+            at_seat = [
+                table[seat] == player for tables in seating.series for table in tables
+            ].count(True)
+            assert at_seat < 4
+
+
+def test_a_series_beyond_the_group_size_repeats_every_pair_at_its_tables() -> None:
+    """After four series everybody met all twelve players of the other teams: a fifth repeats
+    6 pairs at each of the 4 tables."""
+    seating = seat_teams(FOUR, 5)
+    assert seating.repeats == 24
+    assert seat_teams(FOUR, 5) == seating  # the seed reproduces it
+
+
+@pytest.mark.parametrize(
+    "teams",
+    [FOUR[:3], [*FOUR[:3], [41, 42, 43]], [[1, 2, 3]] * 3, [[i] * 6 for i in range(6)]],
+)
+def test_only_four_or_five_teams_of_as_many_players(teams: list[list[int]]) -> None:
+    with pytest.raises(TeamSeatingError) as info:
+        seat_teams(teams, 2)
+    assert info.value.code == "teams_not_square"
+
+
+def test_a_player_in_two_teams_and_no_series_are_refused() -> None:
+    with pytest.raises(TeamSeatingError) as info:
+        seat_teams([*FOUR[:3], [11, 42, 43, 44]], 2)
+    assert info.value.code == "duplicate_player"
+    with pytest.raises(TeamSeatingError) as info:
+        seat_teams(FOUR, 0)
+    assert info.value.code == "invalid_series_count"
