@@ -65,6 +65,15 @@ class TeamScoring:
     tiebreak: tuple[TieBreak, ...] = (TieBreak.HEAD_TO_HEAD, TieBreak.DAY_WINS)
 
     def __post_init__(self) -> None:
+        # Stored settings arrive as plain strings: make them the enums, or refuse them.
+        try:
+            object.__setattr__(self, "tie_rule", TieRule(self.tie_rule))
+        except ValueError:
+            raise TeamScoringError("unknown_tie_rule", tie_rule=self.tie_rule) from None
+        try:
+            object.__setattr__(self, "tiebreak", tuple(TieBreak(b) for b in self.tiebreak))
+        except ValueError:
+            raise TeamScoringError("unknown_tiebreak", tiebreak=self.tiebreak) from None
         sizes = [len(table) for table in self.victory_points]
         if len(set(sizes)) != len(sizes):
             raise TeamScoringError("duplicate_group_size", sizes=sizes)
@@ -179,7 +188,8 @@ def rank_season(days: Sequence[MatchDay], scoring: TeamScoring) -> tuple[SeasonL
 
     When a tie-break separates some of the tied teams, those still equal start the list of
     tie-breaks again among themselves (head-to-head then only counts their meetings). Teams
-    equal to the end share the place (1, 2, 2, 4) and are listed by team id.
+    equal to the end share the place (1, 2, 2, 4) and are listed by team id. A team is
+    listed once it played a day.
     """
     played: dict[int, list[GroupLine]] = defaultdict(list)
     # Per day: each team's place, and which group it played in.

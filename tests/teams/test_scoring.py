@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import random
 from fractions import Fraction
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -348,6 +349,31 @@ def test_the_season_order_is_total_and_consistent(
             assert len(set(_h2h(days, [b.team for b in block]).values())) == 1
     shuffled = [[list(reversed(group)) for group in reversed(day)] for day in days]
     assert _table(rank_season(shuffled, scoring)) == _table(lines)
+
+
+def test_settings_stored_as_strings_become_the_enums() -> None:
+    scoring = TeamScoring(
+        name="stored",
+        tie_rule="best_place",  # as a database column gives them
+        tiebreak=("day_wins", "head_to_head"),
+    )
+    assert scoring.tie_rule is TieRule.BEST_PLACE
+    assert scoring.tiebreak == (TieBreak.DAY_WINS, TieBreak.HEAD_TO_HEAD)
+    assert _vp(rank_group(_group(9, 9, 1, 0), scoring)) == {1: 4, 2: 4, 3: 2, 4: 1}
+
+
+@pytest.mark.parametrize(
+    ("overrides", "code"),
+    [
+        ({"tie_rule": "coin_toss"}, "unknown_tie_rule"),
+        ({"tiebreak": ("day_wins", "age")}, "unknown_tiebreak"),
+        ({"tiebreak": (TieBreak.DAY_WINS, TieBreak.DAY_WINS)}, "duplicate_tiebreak"),
+    ],
+)
+def test_unknown_settings_are_refused(overrides: dict[str, Any], code: str) -> None:
+    with pytest.raises(TeamScoringError) as info:
+        TeamScoring(name="x", **overrides)
+    assert info.value.code == code
 
 
 def test_the_presets_differ_only_in_the_tie_rule() -> None:
