@@ -106,7 +106,8 @@ def make_schedule(teams: int, days: int, seed: int = 0) -> Schedule:
     """The match days of a league of ``teams`` teams, as few repeated meetings as found.
 
     The same arguments always give the same schedule. Who is team 0, 1, ... is the caller's
-    choice (by lot, by last season's table, ...).
+    choice (by lot, by last season's table, ...); the seed only steers the search, so 16
+    teams over up to five days get the same affine plane whatever the seed.
     """
     if days < 1:
         raise ScheduleError("invalid_day_count", days=days)

@@ -6,6 +6,8 @@ import itertools
 from collections import Counter
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from teams.seating import TeamSeating, TeamSeatingError, seat_teams
 
@@ -80,3 +82,21 @@ def test_a_player_in_two_teams_and_no_series_are_refused() -> None:
     with pytest.raises(TeamSeatingError) as info:
         seat_teams(FOUR, 0)
     assert info.value.code == "invalid_series_count"
+
+
+@given(
+    size=st.sampled_from([4, 5]),
+    ids=st.lists(st.integers(min_value=1, max_value=10_000), min_size=25, max_size=25, unique=True),
+    series=st.integers(min_value=1, max_value=5),
+    seed=st.integers(min_value=0, max_value=1_000),
+)
+def test_any_line_up_and_seed_keep_teams_apart_without_repeats(
+    size: int, ids: list[int], series: int, seed: int
+) -> None:
+    teams = [ids[size * x : size * (x + 1)] for x in range(size)]
+    team_of = {player: x for x, team in enumerate(teams) for player in team}
+    seating = seat_teams(teams, min(series, size), seed)
+    for tables in seating.series:
+        for table in tables:
+            assert sorted(team_of[p] for p in table) == list(range(size))
+    assert seating.repeats == 0
