@@ -22,7 +22,9 @@ class SeasonSerializer(StrictSerializerMixin, serializers.ModelSerializer[Season
         help_text="Values that replace the preset's: " + ", ".join(f"`{k}`" for k in OVERRIDABLE),
     )
     owner = serializers.CharField(source="owner.username", read_only=True)
-    tournaments = serializers.SlugRelatedField(many=True, read_only=True, slug_field="slug")
+    tournaments: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(
+        many=True, read_only=True, slug_field="slug"
+    )
 
     class Meta:
         model = Season

@@ -39,8 +39,8 @@ class SeasonDetailView(TemplateView):
         season = visible_seasons(self.request.user).filter(slug=kwargs["season"]).first()
         if season is None:
             raise Http404
-        club = self.request.GET.get("club", "")
-        club = club if isinstance(club, str) and 0 < len(club) <= CLUB_MAX_LENGTH else None
+        asked = self.request.GET.get("club", "")
+        club = asked if 0 < len(asked) <= CLUB_MAX_LENGTH else None
         ranking = season_ranking(season, club=club)
         rule = ranking.rule
         context.update(
