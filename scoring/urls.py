@@ -1,7 +1,7 @@
 from django.urls import URLPattern, path
 from django.views import View
 
-from scoring.views import captain, organizer, organizer_actions, public
+from scoring.views import captain, organizer, organizer_actions, public, statistics
 
 app_name = "scoring"
 
@@ -56,6 +56,11 @@ urlpatterns = [
         "turniere/<slug:slug>/serie/<int:number>/uhr/",
         public.SeriesClockView.as_view(),
         name="series-clock",
+    ),
+    path(
+        "turniere/<slug:slug>/statistik/",
+        statistics.StatisticsView.as_view(),
+        name="statistics",
     ),
     path(
         "turniere/<slug:slug>/spieler/<int:start_number>/",
