@@ -64,6 +64,7 @@ INSTALLED_APPS = [
     "axes",
     "tournaments",
     "scoring",
+    "archive",
     "seasons",
     "documents",
     "hall",

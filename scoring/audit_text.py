@@ -51,6 +51,10 @@ ACTIONS: dict[str, ActionKind] = {
     "hall.announcement.withdrawn": ActionKind(
         "announcement-withdrawn", gettext_lazy("Announcement withdrawn")
     ),
+    # A tournament created from an archive (archive.services); the data name its source.
+    "archive.tournament.imported": ActionKind(
+        "imported", gettext_lazy("Tournament imported from an archive")
+    ),
 }
 
 #: Changes of a whole series, recorded without a table: the series is in their data.

@@ -23,6 +23,7 @@ LAYERS = (
     "common",
     "tournaments",
     "scoring",
+    "archive",
     "seasons",
     "teams",
     "documents",

@@ -27,6 +27,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from rules.errors import EngineError
+from rules.ruleset import RuleSet
 from rules.series import Completion, Finding, Severity
 from scoring.messages import engine_error_message, finding_message
 from scoring.models import AuditEntry, Game, PlayerScore, ScoreSheet
@@ -379,13 +380,7 @@ def _save_game(
         game = Game.objects.get(table=table, number=number)
         before = game_json(game)
         game.revision += 1
-    dealer = completion.data.get("dealer")
-    game.dealer = dealer if isinstance(dealer, int) else 0
-    game.record = {k: v for k, v in completion.data.items() if k != "dealer"}
-    game.winner = outcome.winner
-    game.value = outcome.value
-    game.scores = outcome.scores
-    game.breakdown = outcome.breakdown
+    fill_game(game, completion, outcome)
     game.save()
     _save_scores(game, table, outcome, registrations, new=new, locked=claim.bumped)
     if not claim.bumped:
@@ -406,9 +401,18 @@ def _complete(
     size: int,
 ) -> tuple[Completion, Outcome]:  # fmt: skip
     """The game completed, checked and scored by the engine, or the refusal."""
-    mode = mode_of(sheet)
     ruleset = ruleset_for(table.series.tournament)
-    completion = mode.complete(rows, facts, size, ruleset, number=number, timeout=sheet.timeout)
+    return score_row(mode_of(sheet), ruleset, rows, facts, number, size, timeout=sheet.timeout)
+
+
+def score_row(
+    mode: Mode, ruleset: RuleSet, rows: list[dict[str, Any]], facts: Any, number: int,
+    size: int, *, timeout: bool,
+) -> tuple[Completion, Outcome]:  # fmt: skip
+    """Row ``number`` of a sheet whose earlier rows are ``rows``, completed, checked and
+    scored by the engine, or the refusal (``ServiceError``): what every saved game passes,
+    an entry as well as an imported archive's game."""
+    completion = mode.complete(rows, facts, size, ruleset, number=number, timeout=timeout)
     if isinstance(completion, EngineError):
         raise engine_error(completion)
     for finding in completion.findings:
@@ -416,6 +420,40 @@ def _complete(
             raise finding_error(finding)
     assert completion.record is not None
     return completion, mode.outcome(completion, ruleset)
+
+
+def fill_game(game: Game, completion: Completion, outcome: Outcome) -> None:
+    """Put a completed and scored row into ``game`` (unsaved)."""
+    assert completion.data is not None
+    dealer = completion.data.get("dealer")
+    game.dealer = dealer if isinstance(dealer, int) else 0
+    game.record = {k: v for k, v in completion.data.items() if k != "dealer"}
+    game.winner = outcome.winner
+    game.value = outcome.value
+    game.scores = outcome.scores
+    game.breakdown = outcome.breakdown
+
+
+def player_scores(
+    game: Game, series: Series, outcome: Outcome, registrations: dict[int, int]
+) -> list[PlayerScore]:
+    """The score rows of a saved game: one per seat (``registrations``: seat → registration)."""
+    return [
+        PlayerScore(
+            tournament_id=series.tournament_id,
+            series_id=series.pk,
+            series_number=series.number,
+            registration_id=registrations[seat],
+            game=game,
+            seat=seat,
+            points=s.points,
+            played=s.played,
+            solo=s.solo,
+            compulsory=s.compulsory,
+            won=s.won,
+        )
+        for seat, s in outcome.seats.items()
+    ]
 
 
 def _save_scores(
@@ -430,22 +468,7 @@ def _save_scores(
         old = PlayerScore.objects.filter(game=game)
         touched.update(old.values_list("registration_id", flat=True))
         old.delete()
-    scores = [
-        PlayerScore(
-            tournament_id=table.series.tournament_id,
-            series_id=table.series_id,
-            series_number=table.series.number,
-            registration_id=registrations[seat],
-            game=game,
-            seat=seat,
-            points=s.points,
-            played=s.played,
-            solo=s.solo,
-            compulsory=s.compulsory,
-            won=s.won,
-        )
-        for seat, s in outcome.seats.items()
-    ]
+    scores = player_scores(game, table.series, outcome, registrations)
     if locked:
         seated = set(registrations.values())
         save_with_totals(table.series, scores, sorted(seated))

@@ -1,0 +1,194 @@
+"""Standings and games as spreadsheets (CSV and XLSX): the same lines the pages show.
+
+A sheet is a title, a header row and rows of plain values (text, whole numbers or empty).
+Both writers guard against formula injection: a text cell that starts with ``=``, ``+``,
+``-``, ``@`` (or a tab or carriage return) gets a leading ``'``, so a spreadsheet shows it as
+text instead of running it. Numbers stay numbers (a negative score is not text).
+
+CSV: UTF-8 with a byte order mark (Excel then reads umlauts right) and ``;`` between fields,
+what a spreadsheet in a German locale expects (the comma is the decimal separator there).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.utils.translation import gettext as _
+from openpyxl import Workbook
+
+from scoring.labels import CONTRACT_LABELS, SOLO_LABELS, label_of
+from scoring.models import Game
+from scoring.standings import overall_standings, series_standings
+from tournaments.models import Seat, Series, Tournament
+
+Cell = str | int | None
+DELIMITER = ";"
+DANGEROUS = ("=", "+", "-", "@", "\t", "\r")
+#: Excel's limit for a sheet's name.
+TITLE_LIMIT = 31
+
+
+@dataclass(frozen=True)
+class Sheet:
+    title: str
+    header: tuple[str, ...]
+    rows: list[tuple[Cell, ...]]
+
+
+def safe(value: Cell) -> Cell:
+    """A cell as a spreadsheet may show it: text that would start a formula is quoted."""
+    if isinstance(value, str) and value.startswith(DANGEROUS):
+        return "'" + value
+    return value
+
+
+def to_csv(sheet: Sheet) -> bytes:
+    out = io.StringIO()
+    writer = csv.writer(out, delimiter=DELIMITER, lineterminator="\r\n")
+    writer.writerow([safe(h) for h in sheet.header])
+    for row in sheet.rows:
+        writer.writerow(["" if v is None else safe(v) for v in row])
+    return out.getvalue().encode("utf-8-sig")
+
+
+def to_xlsx(sheets: Sequence[Sheet]) -> bytes:
+    book = Workbook(write_only=True)
+    for sheet in sheets:
+        page = book.create_sheet(sheet.title[:TITLE_LIMIT])
+        page.append([safe(h) for h in sheet.header])
+        for row in sheet.rows:
+            page.append([safe(v) for v in row])
+    out = io.BytesIO()
+    book.save(out)
+    return out.getvalue()
+
+
+# -- Standings ------------------------------------------------------------------------------
+
+
+def _standings_sheet(title: str, lines: list[dict[str, Any]], columns: int) -> Sheet:
+    header = (
+        _("Rank"),
+        _("Start number"),
+        _("Player"),
+        _("Club"),
+        *(_("Series %(number)d") % {"number": n} for n in range(1, columns + 1)),
+        _("Points"),
+        _("Games"),
+        _("Compulsory solos"),
+        _("Voluntary solos"),
+        _("Solos won"),
+    )
+    rows: list[tuple[Cell, ...]] = [
+        (
+            line["place"],
+            line["start_number"],
+            line["name"],
+            line["club"],
+            *(line["series"] if columns else ()),
+            line["total"],
+            line["games"],
+            line["compulsory"],
+            line["voluntary"],
+            line["solos_won"],
+        )
+        for line in lines
+    ]
+    return Sheet(title, header, rows)
+
+
+def standings_sheet(tournament: Tournament, series: Series | None = None) -> Sheet:
+    """The overall standings (a column per series), or one series' standings."""
+    if series is not None:
+        lines = series_standings(series)
+        title = _("Series %(number)d") % {"number": series.number}
+        return _standings_sheet(title, lines, 0)
+    lines = overall_standings(tournament)
+    columns = len(lines[0]["series"]) if lines else 0
+    return _standings_sheet(_("Standings"), lines, columns)
+
+
+def standings_sheets(tournament: Tournament) -> list[Sheet]:
+    """The overall standings, then every started series' standings (the XLSX workbook)."""
+    started = tournament.series.exclude(status=Series.Status.PLANNED).order_by("number")
+    return [standings_sheet(tournament)] + [standings_sheet(tournament, s) for s in started]
+
+
+# -- Games ----------------------------------------------------------------------------------
+
+#: Seats of the widest table.
+SEATS = 5
+
+
+def _contract(record: dict[str, Any]) -> str:
+    if record.get("not_played"):
+        return _("not played")
+    contract = record.get("contract")
+    if contract is None:  # transcribed from a paper sheet
+        return _("Solo") if record.get("soloist") else _("Game from the paper sheet")
+    label = str(label_of(CONTRACT_LABELS, contract, contract))
+    solo = label_of(SOLO_LABELS, record.get("solo"), None)
+    if solo is not None:
+        label = f"{label} ({solo})"
+    if record.get("compulsory"):
+        label += " · " + _("compulsory solo")
+    return label
+
+
+def _winner(winner: str) -> str:
+    return {"re": "Re", "kontra": "Kontra"}.get(winner, "")
+
+
+def games_sheet(tournament: Tournament) -> Sheet:
+    """Every game of the tournament, in series, table and game order: who sat where, the
+    game's type, winner, value and each seat's points, and the record as the engine reads
+    it (JSON, its ``dealer`` included) in the last column. Two queries."""
+    names: dict[tuple[int, int], str] = {}
+    seats = Seat.objects.filter(series__tournament=tournament).values_list(
+        "table_id", "position", "registration__start_number",
+        "registration__player__first_name", "registration__player__last_name",
+    )  # fmt: skip
+    for table, position, number, first, last in seats:
+        names[(table, position)] = f"{number} {first} {last}"
+    games = (
+        Game.objects.filter(series__tournament=tournament)
+        .order_by("series__number", "table__number", "number")
+        .values_list(
+            "series__number", "table__number", "table_id", "number", "dealer", "record",
+            "winner", "value", "scores",
+        )
+    )  # fmt: skip
+    header = (
+        _("Series"),
+        _("Table"),
+        _("Game"),
+        _("Dealer"),
+        *(_("Seat %(seat)d") % {"seat": s} for s in range(1, SEATS + 1)),
+        _("Game type"),
+        _("Winner"),
+        _("Value"),
+        *(_("Points seat %(seat)d") % {"seat": s} for s in range(1, SEATS + 1)),
+        _("Record (JSON)"),
+    )
+    rows: list[tuple[Cell, ...]] = []
+    for series, table_number, table, number, dealer, record, winner, value, scores in games:
+        rows.append(
+            (
+                series,
+                table_number,
+                number,
+                dealer,
+                *(names.get((table, s)) for s in range(1, SEATS + 1)),
+                _contract(record),
+                _winner(winner),
+                value,
+                *(scores.get(str(s)) for s in range(1, SEATS + 1)),
+                json.dumps({**record, "dealer": dealer}, ensure_ascii=False, sort_keys=True),
+            )
+        )
+    return Sheet(_("Games"), header, rows)

@@ -1,0 +1,515 @@
+"""Reading an archive (docs/archive.md): its structure checked field by field, into plain
+dataclasses the import saves. Every problem is named with where it is ("series 2, table 3,
+seat 5: …"), so the organizer can find it; nothing here touches the database."""
+
+from __future__ import annotations
+
+import datetime
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from django.utils.translation import gettext as _
+
+from archive.export import FORMAT, VERSION
+from rules.ruleset import PRESETS
+from scoring.models import MAX_DEDUCTION, ScoreSheet
+from scoring.modes import MODES
+from scoring.rulesets import OVERRIDABLE
+from tournaments.models import Series, Tiebreak, Tournament
+
+#: A report lists at most this many problems (and says how many more there were).
+MAX_PROBLEMS = 50
+#: Sizes beyond any real tournament: an archive above them is refused outright.
+MAX_PLAYERS = 20_000
+MAX_TABLES = 2_000
+MAX_GAMES = 60
+INT32 = 2**31 - 1
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Problem:
+    where: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.message}" if self.where else self.message
+
+
+class ArchiveRefused(Exception):
+    """The archive cannot be imported; ``problems`` say why, each with where."""
+
+    def __init__(self, problems: list[Problem], more: int = 0) -> None:
+        super().__init__("; ".join(map(str, problems)))
+        self.problems = problems
+        self.more = more
+
+
+@dataclass
+class PlayerIn:
+    id: int
+    first_name: str
+    last_name: str
+    club: str
+    ddv_number: str
+
+
+@dataclass
+class RegistrationIn:
+    start_number: int
+    player: int
+    checked_in: bool
+    withdrawn_from_series: int | None
+
+
+@dataclass
+class GameIn:
+    number: int
+    dealer: int
+    record: dict[str, Any]
+    result: dict[str, Any] | None
+
+
+@dataclass
+class TableIn:
+    number: int
+    seats: dict[int, int]  # position -> start number
+    status: str
+    mode: str
+    timeout: bool
+    closed_unconfirmed: bool
+    games: list[GameIn]
+
+
+@dataclass
+class DeductionIn:
+    start_number: int
+    points: int
+    reason: str
+
+
+@dataclass
+class SeriesIn:
+    number: int
+    status: str
+    starts_at: datetime.datetime | None
+    closed_at: datetime.datetime | None
+    draw_mode: str
+    repeats: int
+    tables: list[TableIn]
+    deductions: list[DeductionIn]
+
+
+@dataclass
+class ArchiveIn:
+    tournament: dict[str, Any]
+    players: list[PlayerIn]
+    registrations: list[RegistrationIn]
+    series: list[SeriesIn]
+    source: dict[str, Any] = field(default_factory=dict)
+
+
+def parse_json(raw: bytes) -> Any:
+    """The file's JSON, or ``ArchiveRefused`` saying it is none."""
+    try:
+        return json.loads(raw.decode("utf-8-sig"))
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        raise ArchiveRefused([Problem("", _("The file is not a JSON archive."))]) from exc
+
+
+class Reader:
+    """Collects problems while it reads; ``read`` raises them all at the end."""
+
+    def __init__(self) -> None:
+        self.problems: list[Problem] = []
+        self.count = 0
+
+    def problem(self, where: str, message: str) -> None:
+        self.count += 1
+        if len(self.problems) < MAX_PROBLEMS:
+            self.problems.append(Problem(where, message))
+
+    def refuse_if_any(self) -> None:
+        if self.problems:
+            raise ArchiveRefused(self.problems, self.count - len(self.problems))
+
+    # -- typed fields ------------------------------------------------------------------------
+
+    def get(self, data: dict[str, Any], key: str, where: str, check: Callable[[Any], T | None],
+            expected: str, *, optional: bool = False, default: Any = None) -> Any:  # fmt: skip
+        here = f"{where}, {key}" if where else key
+        if key not in data or (optional and data[key] is None):
+            if optional:
+                return default
+            self.problem(here, _("This field is missing."))
+            return None
+        value = check(data[key])
+        if value is None:
+            self.problem(here, expected)
+        return value
+
+    def text(self, data: dict[str, Any], key: str, where: str, limit: int, *,
+             required: bool = False, optional: bool = False) -> str:  # fmt: skip
+        def check(v: Any) -> str | None:
+            if not isinstance(v, str) or len(v) > limit or (required and not v.strip()):
+                return None
+            return v
+
+        expected = _("Expected a text of at most %(limit)d characters.") % {"limit": limit}
+        if required:
+            expected = _("Expected a non-empty text of at most %(limit)d characters.") % {
+                "limit": limit
+            }
+        return self.get(data, key, where, check, expected, optional=optional, default="") or ""
+
+    def integer(self, data: dict[str, Any], key: str, where: str, low: int, high: int, *,
+                optional: bool = False) -> int | None:  # fmt: skip
+        def check(v: Any) -> int | None:
+            return v if type(v) is int and low <= v <= high else None
+
+        expected = _("Expected a whole number from %(low)d to %(high)d.") % {
+            "low": low, "high": high,
+        }  # fmt: skip
+        value = self.get(data, key, where, check, expected, optional=optional)
+        return value if type(value) is int else None
+
+    def boolean(self, data: dict[str, Any], key: str, where: str) -> bool:
+        value = self.get(
+            data, key, where, lambda v: v if type(v) is bool else None, _("Expected true or false.")
+        )
+        return bool(value)
+
+    def choice(self, data: dict[str, Any], key: str, where: str, allowed: list[str]) -> str:
+        expected = _("Expected one of: %(values)s.") % {"values": ", ".join(allowed)}
+        value = self.get(data, key, where, lambda v: v if v in allowed else None, expected)
+        return value if isinstance(value, str) else ""
+
+    def moment(self, data: dict[str, Any], key: str, where: str) -> datetime.datetime | None:
+        def check(v: Any) -> datetime.datetime | None:
+            if not isinstance(v, str):
+                return None
+            try:
+                parsed = datetime.datetime.fromisoformat(v)
+            except ValueError:
+                return None
+            return parsed if parsed.tzinfo is not None else None
+
+        expected = _("Expected a time such as 2026-05-01T18:00:00+02:00.")
+        value = self.get(data, key, where, check, expected, optional=True)
+        return value if isinstance(value, datetime.datetime) else None
+
+    def day(self, data: dict[str, Any], key: str, where: str, *, optional: bool = False
+            ) -> datetime.date | None:  # fmt: skip
+        def check(v: Any) -> datetime.date | None:
+            try:
+                return datetime.date.fromisoformat(v) if isinstance(v, str) else None
+            except ValueError:
+                return None
+
+        expected = _("Expected a date such as 2026-05-01.")
+        value = self.get(data, key, where, check, expected, optional=optional)
+        return value if isinstance(value, datetime.date) else None
+
+    def items(self, data: dict[str, Any], key: str, where: str, limit: int) -> list[Any]:
+        def check(v: Any) -> list[Any] | None:
+            return v if isinstance(v, list) and len(v) <= limit else None
+
+        expected = _("Expected a list of at most %(limit)d entries.") % {"limit": limit}
+        value = self.get(data, key, where, check, expected)
+        return value if isinstance(value, list) else []
+
+    def obj(self, value: Any, where: str) -> dict[str, Any] | None:
+        if isinstance(value, dict):
+            return value
+        self.problem(where, _("Expected an object."))
+        return None
+
+    # -- the archive -------------------------------------------------------------------------
+
+    def read(self, data: Any) -> ArchiveIn:
+        top = self.obj(data, "")
+        if top is None:
+            self.refuse_if_any()
+        assert top is not None
+        if top.get("format") != FORMAT:
+            self.problem("format", _("This is not a Doko-Turnier archive."))
+            self.refuse_if_any()
+        if top.get("version") != VERSION:
+            self.problem(
+                "version",
+                _("Archive version %(found)s cannot be read; this server reads version "
+                  "%(version)d.") % {"found": str(top.get("version"))[:20], "version": VERSION},
+            )  # fmt: skip
+            self.refuse_if_any()
+        tournament = self.tournament(top)
+        players = self.players(top)
+        registrations = self.registrations(top, players, tournament.get("series_count") or 0)
+        series = self.series_list(top, tournament, registrations)
+        self.refuse_if_any()
+        source: dict[str, Any] = {
+            key: top[key]
+            for key in ("format", "version", "exported_at", "source", "audit")
+            if key in top
+        }
+        return ArchiveIn(tournament, list(players.values()), registrations, series, source)
+
+    def tournament(self, top: dict[str, Any]) -> dict[str, Any]:
+        where = _("tournament")
+        t = self.obj(top.get("tournament"), where) or {}
+        out: dict[str, Any] = {
+            "name": self.text(t, "name", where, 160, required=True),
+            "slug": self.text(t, "slug", where, 60, required=True),
+            "starts_on": self.day(t, "starts_on", where),
+            "ends_on": self.day(t, "ends_on", where, optional=True),
+            "venue": self.text(t, "venue", where, 200, optional=True),
+            "ruleset": self.choice(t, "ruleset", where, sorted(PRESETS)),
+            "series_count": self.integer(t, "series_count", where, 1, 20),
+            "status": self.choice(t, "status", where, list(Tournament.Status.values)),
+            "is_public": self.boolean(t, "is_public", where),
+            "entry_mode": self.choice(t, "entry_mode", where, list(MODES)),
+            "confirmation": self.choice(t, "confirmation", where, ["player", "organizer"]),
+        }
+        starts, ends = out["starts_on"], out["ends_on"]
+        if starts and ends and ends < starts:
+            self.problem(f"{where}, ends_on", _("The last day is before the first day."))
+        overrides = t.get("rule_overrides") or {}
+        if not isinstance(overrides, dict) or any(
+            key not in OVERRIDABLE or type(value) is not int or not 1 <= value <= 999
+            for key, value in overrides.items()
+        ):
+            self.problem(
+                f"{where}, rule_overrides",
+                _("Expected whole numbers from 1 to 999 for: %(keys)s.")
+                % {"keys": ", ".join(OVERRIDABLE)},
+            )
+            overrides = {}
+        out["rule_overrides"] = overrides
+        tiebreak = t.get("tiebreak") or []
+        if (
+            not isinstance(tiebreak, list)
+            or any(key not in Tiebreak.values for key in tiebreak)
+            or len(set(tiebreak)) != len(tiebreak)
+        ):
+            self.problem(
+                f"{where}, tiebreak",
+                _("Expected a list of tie-breaks out of: %(keys)s.")
+                % {"keys": ", ".join(Tiebreak.values)},
+            )
+            tiebreak = []
+        out["tiebreak"] = tiebreak
+        return out
+
+    def players(self, top: dict[str, Any]) -> dict[int, PlayerIn]:
+        found: dict[int, PlayerIn] = {}
+        numbers: set[str] = set()
+        for index, item in enumerate(self.items(top, "players", "", MAX_PLAYERS), start=1):
+            where = _("player %(index)d") % {"index": index}
+            p = self.obj(item, where)
+            if p is None:
+                continue
+            pk = self.integer(p, "id", where, 1, INT32)
+            player = PlayerIn(
+                id=pk or 0,
+                first_name=self.text(p, "first_name", where, 80, required=True),
+                last_name=self.text(p, "last_name", where, 80, required=True),
+                club=self.text(p, "club", where, 120, optional=True),
+                ddv_number=self.text(p, "ddv_number", where, 20, optional=True).strip(),
+            )
+            if pk is None:
+                continue
+            if pk in found:
+                self.problem(where, _("Player id %(id)d appears twice.") % {"id": pk})
+            if player.ddv_number:
+                if player.ddv_number in numbers:
+                    self.problem(
+                        where,
+                        _("DDV member number %(number)s appears twice.")
+                        % {"number": player.ddv_number},
+                    )
+                numbers.add(player.ddv_number)
+            found[pk] = player
+        return found
+
+    def registrations(
+        self, top: dict[str, Any], players: dict[int, PlayerIn], series_count: int
+    ) -> list[RegistrationIn]:
+        found: list[RegistrationIn] = []
+        numbers: set[int] = set()
+        used: set[int] = set()
+        items = self.items(top, "registrations", "", MAX_PLAYERS)
+        for index, item in enumerate(items, start=1):
+            where = _("registration %(index)d") % {"index": index}
+            r = self.obj(item, where)
+            if r is None:
+                continue
+            number = self.integer(r, "start_number", where, 1, INT32)
+            player = self.integer(r, "player", where, 1, INT32)
+            checked_in = self.boolean(r, "checked_in", where)
+            withdrawn = self.integer(
+                r, "withdrawn_from_series", where, 1, max(series_count, 1), optional=True
+            )
+            if number is None or player is None:
+                continue
+            if player not in players:
+                self.problem(where, _("Player id %(id)d is not in the archive.") % {"id": player})
+            if player in used:
+                self.problem(where, _("Player id %(id)d is registered twice.") % {"id": player})
+            if number in numbers:
+                self.problem(
+                    where, _("Start number %(number)d appears twice.") % {"number": number}
+                )
+            used.add(player)
+            numbers.add(number)
+            found.append(RegistrationIn(number, player, checked_in, withdrawn))
+        return found
+
+    def series_list(
+        self, top: dict[str, Any], tournament: dict[str, Any], registrations: list[RegistrationIn]
+    ) -> list[SeriesIn]:
+        count = tournament.get("series_count") or 0
+        start_numbers = {r.start_number for r in registrations}
+        found: list[SeriesIn] = []
+        numbers: set[int] = set()
+        for index, item in enumerate(self.items(top, "series", "", 20), start=1):
+            s = self.obj(item, _("series entry %(index)d") % {"index": index})
+            if s is None:
+                continue
+            number = self.integer(s, "number", _("series entry %(index)d") % {"index": index},
+                                  1, max(count, 1))  # fmt: skip
+            if number is None:
+                continue
+            where = _("series %(series)d") % {"series": number}
+            if number in numbers:
+                self.problem(where, _("This series appears twice."))
+            numbers.add(number)
+            series = SeriesIn(
+                number=number,
+                status=self.choice(s, "status", where, list(Series.Status.values)),
+                starts_at=self.moment(s, "starts_at", where),
+                closed_at=self.moment(s, "closed_at", where),
+                draw_mode=self.text(s, "draw_mode", where, 20, optional=True),
+                repeats=self.integer(s, "repeats", where, 0, INT32, optional=True) or 0,
+                tables=self.tables(s, number, start_numbers),
+                deductions=self.deductions(s, number, start_numbers),
+            )
+            found.append(series)
+        return sorted(found, key=lambda s: s.number)
+
+    def tables(self, s: dict[str, Any], series: int, start_numbers: set[int]) -> list[TableIn]:
+        found: list[TableIn] = []
+        numbers: set[int] = set()
+        seated: set[int] = set()
+        where_series = _("series %(series)d") % {"series": series}
+        for item in self.items(s, "tables", where_series, MAX_TABLES):
+            t = self.obj(item, where_series)
+            if t is None:
+                continue
+            number = self.integer(t, "number", where_series, 1, 32767)
+            if number is None:
+                continue
+            where = _("series %(series)d, table %(table)d") % {"series": series, "table": number}
+            if number in numbers:
+                self.problem(where, _("This table appears twice."))
+            numbers.add(number)
+            seats = self.seats(t, where, start_numbers, seated)
+            sheet = self.obj(t.get("sheet", {}), f"{where}, sheet") or {}
+            table = TableIn(
+                number=number,
+                seats=seats,
+                status=self.choice(sheet, "status", where, list(ScoreSheet.Status.values)),
+                mode=self.choice(sheet, "mode", where, list(MODES)),
+                timeout=self.boolean(sheet, "timeout", where),
+                closed_unconfirmed=self.boolean(sheet, "closed_unconfirmed", where),
+                games=self.games(t, series, number),
+            )
+            found.append(table)
+        return found
+
+    def seats(self, t: dict[str, Any], where: str, start_numbers: set[int], seated: set[int]
+              ) -> dict[int, int]:  # fmt: skip
+        seats: dict[int, int] = {}
+        items = self.items(t, "seats", where, 5)
+        size = len(items)
+        if size not in (4, 5):
+            self.problem(where, _("A table has 4 or 5 seats, not %(size)d.") % {"size": size})
+            size = 5
+        for item in items:
+            seat = self.obj(item, where)
+            if seat is None:
+                continue
+            position = self.integer(seat, "position", where, 1, 99)
+            number = self.integer(seat, "start_number", where, 1, INT32)
+            if position is None or number is None:
+                continue
+            here = _("%(where)s, seat %(seat)d") % {"where": where, "seat": position}
+            if not 1 <= position <= size:
+                self.problem(here, _("The table has seats 1 to %(size)d only.") % {"size": size})
+            elif position in seats:
+                self.problem(here, _("This seat appears twice."))
+            if number not in start_numbers:
+                self.problem(
+                    here, _("Start number %(number)d is not registered.") % {"number": number}
+                )
+            elif number in seated:
+                self.problem(
+                    here,
+                    _("Start number %(number)d sits twice in this series.") % {"number": number},
+                )
+            seated.add(number)
+            seats[position] = number
+        return seats
+
+    def games(self, t: dict[str, Any], series: int, table: int) -> list[GameIn]:
+        found: list[GameIn] = []
+        where_table = _("series %(series)d, table %(table)d") % {"series": series, "table": table}
+        for index, item in enumerate(self.items(t, "games", where_table, MAX_GAMES), start=1):
+            where = _("series %(series)d, table %(table)d, game %(game)d") % {
+                "series": series, "table": table, "game": index,
+            }  # fmt: skip
+            g = self.obj(item, where)
+            if g is None:
+                continue
+            number = self.integer(g, "number", where, index, index)
+            dealer = self.integer(g, "dealer", where, 1, 5)
+            record = self.obj(g.get("record"), f"{where}, record")
+            result = g.get("result")
+            if result is not None and not isinstance(result, dict):
+                self.problem(f"{where}, result", _("Expected an object."))
+                result = None
+            if number is None or dealer is None or record is None:
+                continue
+            found.append(GameIn(number, dealer, record, result))
+        return found
+
+    def deductions(self, s: dict[str, Any], series: int, start_numbers: set[int]
+                   ) -> list[DeductionIn]:  # fmt: skip
+        found: list[DeductionIn] = []
+        where_series = _("series %(series)d") % {"series": series}
+        for index, item in enumerate(
+            self.items(s, "deductions", where_series, MAX_PLAYERS), start=1
+        ):
+            where = _("series %(series)d, deduction %(index)d") % {
+                "series": series, "index": index,
+            }  # fmt: skip
+            d = self.obj(item, where)
+            if d is None:
+                continue
+            number = self.integer(d, "start_number", where, 1, INT32)
+            points = self.integer(d, "points", where, -MAX_DEDUCTION, -1)
+            reason = self.text(d, "reason", where, 300, required=True)
+            if number is None or points is None:
+                continue
+            if number not in start_numbers:
+                self.problem(
+                    where, _("Start number %(number)d is not registered.") % {"number": number}
+                )
+            found.append(DeductionIn(number, points, reason))
+        return found
+
+
+def read_archive(data: Any) -> ArchiveIn:
+    """The archive's content, or ``ArchiveRefused`` with every structural problem."""
+    return Reader().read(data)

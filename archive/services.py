@@ -1,0 +1,325 @@
+"""Importing an archive: one use case, one transaction.
+
+First everything is checked, nothing written: the structure (``archive.reading``), then
+every game of every table replayed by the rules engine exactly as an entry is
+(``scoring.services.entry.score_row``: completed, checked, scored). Any problem refuses the
+whole archive with a report that names each row. Then the tournament is created under the
+importing organizer: players matched in his registry (``matching_players``: the same DDV
+number, or the same name and club) or added to it, registrations, series, tables, seats,
+sheets, games with their score rows and deductions written in bulk, the players' totals
+recomputed by the totals service, and an audit entry.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils import timezone
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+
+from archive.models import ImportedTournament
+from archive.reading import (
+    MAX_PROBLEMS,
+    ArchiveIn,
+    ArchiveRefused,
+    PlayerIn,
+    Problem,
+    TableIn,
+    parse_json,
+    read_archive,
+)
+from rules.ruleset import RuleSet
+from scoring.models import AuditEntry, Deduction, Game, PlayerScore, ScoreSheet
+from scoring.modes import MODES, Outcome
+from scoring.rulesets import ruleset_for
+from scoring.services import Actor
+from scoring.services.entry import fill_game, player_scores, score_row
+from scoring.services.series_totals import refresh_totals
+from tournaments.models import Player, Registration, Seat, Series, Table, Tournament
+from tournaments.services import ServiceError
+from tournaments.services.lifecycle import ensure_series
+from tournaments.services.registrations import PlayerData, matching_players
+
+#: Addresses under /verwaltung/ that a tournament's short name must not take.
+RESERVED_SLUGS = {"neu", "import"}
+ACTION = "archive.tournament.imported"
+
+
+@dataclass
+class ScoredGame:
+    game: Game  # unsaved, filled
+    outcome: Outcome
+
+
+def _ruleset(archive: ArchiveIn) -> RuleSet:
+    t = archive.tournament
+    return ruleset_for(Tournament(ruleset=t["ruleset"], rule_overrides=t["rule_overrides"]))
+
+
+def _where(series: int, table: int, game: int) -> str:
+    return _("series %(series)d, table %(table)d, game %(game)d") % {
+        "series": series, "table": table, "game": game,
+    }  # fmt: skip
+
+
+def _engine_message(exc: ServiceError) -> str:
+    if exc.field and exc.field not in exc.message:
+        return _("%(message)s (field: %(field)s)") % {"message": exc.message, "field": exc.field}
+    return exc.message
+
+
+def _same_result(result: dict[str, Any], game: Game) -> bool:
+    return (
+        (result.get("winner") or "") == game.winner
+        and result.get("value") == game.value
+        and result.get("scores") == game.scores
+    )
+
+
+def score_table(
+    table: TableIn, series: int, ruleset: RuleSet, problems: list[Problem]
+) -> list[ScoredGame]:
+    """The table's games replayed by the engine as they were entered: each game against the
+    rows before it. A sheet with a time-out gets it from the first game that needs it (it
+    was called at some point during play). The first refused game ends the table's check
+    (the later ones were entered after it)."""
+    mode = MODES[table.mode]
+    size = len(table.seats)
+    rows: list[dict[str, Any]] = []
+    scored: list[ScoredGame] = []
+    timeout = False
+    for entry in table.games:
+        facts = {**entry.record, "dealer": entry.dealer}
+        try:
+            try:
+                completion, outcome = score_row(
+                    mode, ruleset, rows, facts, entry.number, size, timeout=timeout
+                )
+            except ServiceError:
+                if not table.timeout or timeout:
+                    raise
+                completion, outcome = score_row(
+                    mode, ruleset, rows, facts, entry.number, size, timeout=True
+                )
+                timeout = True
+        except ServiceError as exc:
+            problems.append(
+                Problem(_where(series, table.number, entry.number), _engine_message(exc))
+            )
+            return scored
+        game = Game(number=entry.number)
+        fill_game(game, completion, outcome)
+        if entry.result is not None and not _same_result(entry.result, game):
+            problems.append(
+                Problem(
+                    _where(series, table.number, entry.number),
+                    _("The archive's result (%(archived)s) is not what the rules engine "
+                      "computes (%(computed)s).") % {
+                        "archived": _result_text(entry.result.get("winner"),
+                                                 entry.result.get("value")),
+                        "computed": _result_text(game.winner, game.value),
+                    },
+                )
+            )  # fmt: skip
+            return scored
+        rows.append({**game.record, "dealer": game.dealer})
+        scored.append(ScoredGame(game, outcome))
+    return scored
+
+
+def _source_text(source: dict[str, Any]) -> str:
+    """Where the archive came from, as one line: the site and the short name."""
+    origin = source.get("source")
+    if not isinstance(origin, dict):
+        return ""
+    return " ".join(str(origin.get(key, ""))[:200] for key in ("site", "slug")).strip()
+
+
+def _result_text(winner: Any, value: Any) -> str:
+    party = {"re": "Re", "kontra": "Kontra"}.get(str(winner), _("no winner"))
+    return f"{party} {str(value)[:12]}"
+
+
+def check_games(archive: ArchiveIn) -> dict[tuple[int, int], list[ScoredGame]]:
+    """Every table's games scored, or ``ArchiveRefused`` naming each refused row."""
+    ruleset = _ruleset(archive)
+    problems: list[Problem] = []
+    scored = {}
+    for series in archive.series:
+        for table in series.tables:
+            scored[(series.number, table.number)] = score_table(
+                table, series.number, ruleset, problems
+            )
+    if problems:
+        raise ArchiveRefused(problems[:MAX_PROBLEMS], max(0, len(problems) - MAX_PROBLEMS))
+    return scored
+
+
+def free_slug(wanted: str) -> str:
+    """``wanted`` (made a valid short name), or with -2, -3, … if it is taken."""
+    base = (slugify(wanted) or "turnier")[:50].strip("-") or "turnier"
+    taken = RESERVED_SLUGS | set(
+        Tournament.objects.filter(slug__startswith=base).values_list("slug", flat=True)
+    )
+    if base not in taken:
+        return base
+    n = 2
+    while f"{base}-{n}" in taken:
+        n += 1
+    return f"{base}-{n}"
+
+
+def _players(
+    tournament: Tournament, players: list[PlayerIn], owner: int
+) -> tuple[dict[int, Player], int]:
+    """The archive's players as players of the importer's registry: the one with the same
+    DDV number, else the one with the same name and club, else a new one."""
+    chosen: dict[int, Player] = {}
+    used: set[int] = set()
+    new: list[tuple[int, Player]] = []
+    for p in players:
+        data = PlayerData(p.first_name, p.last_name, p.club, p.ddv_number)
+        match = None
+        for candidate in matching_players(tournament, data):
+            if candidate.pk in used:
+                continue
+            if p.ddv_number and candidate.ddv_number == p.ddv_number:
+                match = candidate
+                break
+            same_name = (candidate.first_name.casefold(), candidate.last_name.casefold()) == (
+                p.first_name.strip().casefold(), p.last_name.strip().casefold(),
+            )  # fmt: skip
+            clash = p.ddv_number and candidate.ddv_number and candidate.ddv_number != p.ddv_number
+            if same_name and candidate.club.casefold() == p.club.strip().casefold() and not clash:
+                match = match or candidate
+        if match is not None:
+            used.add(match.pk)
+            chosen[p.id] = match
+        else:
+            new.append(
+                (
+                    p.id,
+                    Player(
+                        owner_id=owner, first_name=p.first_name.strip(),
+                        last_name=p.last_name.strip(), club=p.club.strip(),
+                        ddv_number=p.ddv_number,
+                    ),
+                )
+            )  # fmt: skip
+    Player.objects.bulk_create([player for _, player in new])
+    chosen.update(new)
+    return chosen, len(new)
+
+
+@dataclass(frozen=True)
+class Imported:
+    tournament: Tournament
+    players_new: int
+    players_matched: int
+    games: int
+
+
+def import_file(raw: bytes, user: User, actor: Actor) -> Imported:
+    """An uploaded file: JSON first, then ``import_archive``."""
+    return import_archive(parse_json(raw), user, actor)
+
+
+@transaction.atomic
+def import_archive(data: Any, user: User, actor: Actor) -> Imported:
+    """Create the archive's tournament under ``user``, or raise ``ArchiveRefused``."""
+    archive = read_archive(data)
+    scored = check_games(archive)
+    t = archive.tournament
+    tournament = Tournament.objects.create(
+        name=t["name"], slug=free_slug(t["slug"]), starts_on=t["starts_on"],
+        ends_on=t["ends_on"], venue=t["venue"], ruleset=t["ruleset"],
+        rule_overrides=t["rule_overrides"], series_count=t["series_count"],
+        status=t["status"], is_public=t["is_public"], tiebreak=t["tiebreak"],
+        entry_mode=t["entry_mode"], confirmation=t["confirmation"], registration_open=False,
+    )  # fmt: skip
+    tournament.organizers.add(user)
+    ImportedTournament.objects.create(tournament=tournament, source=archive.source,
+                                      imported_by=user)  # fmt: skip
+    players, new_players = _players(tournament, archive.players, user.pk)
+    now = timezone.now()
+    registrations = Registration.objects.bulk_create(
+        Registration(
+            tournament=tournament, player=players[r.player], start_number=r.start_number,
+            checked_in=r.checked_in, checked_in_at=now if r.checked_in else None,
+            withdrawn_from_series=r.withdrawn_from_series,
+        )
+        for r in archive.registrations
+    )  # fmt: skip
+    by_number = {r.start_number: r.pk for r in registrations}
+    series_rows = Series.objects.bulk_create(
+        Series(
+            tournament=tournament, number=s.number, status=s.status, starts_at=s.starts_at,
+            closed_at=s.closed_at, drawn_at=s.starts_at, draw_mode=s.draw_mode,
+            repeats=s.repeats,
+        )
+        for s in archive.series
+    )  # fmt: skip
+    ensure_series(tournament)
+    tables: dict[tuple[int, int], Table] = {}
+    for s, row in zip(archive.series, series_rows, strict=True):
+        for table in Table.objects.bulk_create(
+            Table(series=row, number=t_in.number) for t_in in s.tables
+        ):
+            tables[(s.number, table.number)] = table
+    seats: list[Seat] = []
+    sheets: list[ScoreSheet] = []
+    games: list[tuple[Game, Outcome, dict[int, int], Series]] = []
+    for s, row in zip(archive.series, series_rows, strict=True):
+        for t_in in s.tables:
+            table = tables[(s.number, t_in.number)]
+            seated = {pos: by_number[n] for pos, n in t_in.seats.items()}
+            seats += [
+                Seat(table=table, series=row, position=pos, registration_id=reg)
+                for pos, reg in sorted(seated.items())
+            ]
+            sheets.append(
+                ScoreSheet(
+                    table=table, version=len(t_in.games), status=t_in.status, mode=t_in.mode,
+                    timeout=t_in.timeout, closed_unconfirmed=t_in.closed_unconfirmed,
+                )
+            )  # fmt: skip
+            for item in scored[(s.number, t_in.number)]:
+                item.game.table, item.game.series = table, row
+                games.append((item.game, item.outcome, seated, row))
+    Seat.objects.bulk_create(seats)
+    ScoreSheet.objects.bulk_create(sheets)
+    Game.objects.bulk_create(game for game, *_ in games)
+    scores: list[PlayerScore] = []
+    for game, outcome, seated, row in games:
+        scores += player_scores(game, row, outcome, seated)
+    deductions: list[Deduction] = []
+    for s, row in zip(archive.series, series_rows, strict=True):
+        deductions += [
+            Deduction(series=row, registration_id=by_number[d.start_number], points=d.points,
+                      reason=d.reason, created_by=user)
+            for d in s.deductions
+        ]  # fmt: skip
+    Deduction.objects.bulk_create(deductions)
+    scores += [
+        PlayerScore(
+            tournament_id=tournament.pk, series=d.series, series_number=d.series.number,
+            registration_id=d.registration_id, deduction=d, points=d.points,
+        )
+        for d in deductions
+    ]  # fmt: skip
+    PlayerScore.objects.bulk_create(scores, batch_size=2000)
+    touched: dict[int, set[int]] = {}
+    for score in scores:
+        touched.setdefault(score.series_number, set()).add(score.registration_id)
+    for row in series_rows:
+        refresh_totals(row, touched.get(row.number, set()))
+    AuditEntry.objects.create(
+        tournament=tournament, action=ACTION, user=user, via=actor.describe(),
+        after={"source": _source_text(archive.source), "games": len(games),
+               "players": len(players)},
+    )  # fmt: skip
+    return Imported(tournament, new_players, len(players) - new_players, len(games))
