@@ -114,6 +114,15 @@ class SeriesStandings:
 
 
 @dataclass(frozen=True, slots=True)
+class StatisticsInfo:
+    """The statistics page of the result report: figures as (label, value) and charts as
+    (title, SVG text)."""
+
+    figures: tuple[tuple[str, str], ...]
+    charts: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True, slots=True)
 class ResultsInfo:
     tournament_name: str
     tournament_slug: str
@@ -123,6 +132,7 @@ class ResultsInfo:
     series: tuple[SeriesStandings, ...]
     final: tuple[StandingRow, ...]
     tables: tuple[TableGames, ...]
+    statistics: StatisticsInfo | None = None  # None: no game played yet
 
     @property
     def unconfirmed(self) -> tuple[TableGames, ...]:

@@ -5,6 +5,7 @@ text columns and fitting it uses: a long name, club or note takes more lines, ne
 
 from __future__ import annotations
 
+import base64
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -244,9 +245,36 @@ def games_pages(info: ResultsInfo) -> list[Page]:
     return pages
 
 
+def statistics_pages(info: ResultsInfo) -> list[Page]:
+    """One page: the games' figures and two charts (none before the first game)."""
+    if info.statistics is None:
+        return []
+    charts = [
+        {
+            "title": title,
+            "uri": "data:image/svg+xml;base64," + base64.b64encode(svg.encode()).decode(),
+            "x": (210 - width) / 2,
+            "y": y,
+            "img_y": y + 5,
+            "w": width,
+        }
+        # the running totals are taller (a line per name below them): drawn narrower
+        for (title, svg), (y, width) in zip(
+            info.statistics.charts, ((93, 105.0), (194, 130.0)), strict=False
+        )
+    ]
+    figures = [
+        {"label": label, "value": value, "y": round(38 + i * 5.6, 2)}
+        for i, (label, value) in enumerate(info.statistics.figures)
+    ]
+    return [Page("statistics.html", {"info": info, "figures": figures, "charts": charts})]
+
+
 def results_pages(info: ResultsInfo) -> list[Page]:
-    """Final standings, standings per series, then the digital Spielliste of every table."""
+    """Final standings, the statistics, standings per series, then the digital Spielliste
+    of every table."""
     pages = standings_pages(info, info.final, info.series_numbers, None)
+    pages += statistics_pages(info)
     for series in info.series:
         pages += standings_pages(info, series.rows, (), series.number)
     pages += games_pages(info)

@@ -15,7 +15,14 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from documents.data import GameRow, ResultsInfo, SeriesStandings, StandingRow, TableGames
+from documents.data import (
+    GameRow,
+    ResultsInfo,
+    SeriesStandings,
+    StandingRow,
+    StatisticsInfo,
+    TableGames,
+)
 from scoring.labels import CONTRACT_LABELS, SOLO_LABELS, label_of
 from scoring.totals import running_totals, seat_points
 from tournaments.models import Seat, Series, Tournament
@@ -266,6 +273,39 @@ def registrations_only(tournament: Tournament) -> ResultsRows:
 PROVIDER: ResultsProvider = from_scoring
 
 
+def load_statistics(tournament: Tournament) -> StatisticsInfo | None:
+    """The games' figures and two charts (running totals of the leaders, Re and Kontra),
+    as the statistics page shows them; None before the first game."""
+    from scoring.charts import running_chart, tournament_party_chart
+    from scoring.stats_read import tournament_statistics
+    from scoring.stats_text import average_text, rate_text
+
+    statistics = tournament_statistics(tournament)
+    f = statistics.figures
+    if not f.games:
+        return None
+    wins = f.all_games
+    figures = (
+        (_("Games played"), str(f.games)),
+        (_("Won by Re"), rate_text(wins.re_rate)),
+        (_("Won by Kontra"), rate_text(wins.kontra_rate)),
+        (_("Without a winner"), str(wins.undecided)),
+        (_("Solo rate"), rate_text(f.solos)),
+        (_("Solos won by the soloist"), rate_text(f.solos_won)),
+        (_("Compulsory solos: won / lost"), f"{f.compulsory.won} / {f.compulsory.lost}"),
+        (
+            _("Compulsory solos: the soloist's average points"),
+            average_text(f.compulsory.average_points),
+        ),
+        (_("Voluntary solos: won / lost"), f"{f.voluntary.won} / {f.voluntary.lost}"),
+    )
+    charts = (running_chart(statistics), tournament_party_chart(f))
+    return StatisticsInfo(
+        figures=tuple((str(label), value) for label, value in figures),
+        charts=tuple((c.title, c.svg) for c in charts),
+    )
+
+
 def load_results(tournament: Tournament, provider: ResultsProvider | None = None) -> ResultsInfo:
     rows = (provider or PROVIDER)(tournament)
     numbers = tuple(
@@ -282,4 +322,5 @@ def load_results(tournament: Tournament, provider: ResultsProvider | None = None
         series=rows.series,
         final=rows.final,
         tables=rows.tables,
+        statistics=load_statistics(tournament),
     )

@@ -51,7 +51,9 @@ def running_chart(statistics: TournamentStatistics, leaders: int = LEADERS) -> C
     numbers = statistics.series_numbers
     drawn = new_chart(
         pygal.Line,
-        legend_at_bottom_columns=2,
+        legend_at_bottom_columns=1,  # whole names, one a line: never cut
+        truncate_legend=-1,
+        height=420,
         dots_size=4,
         stroke_style={"width": 3},
         no_data_text=_("No results yet"),

@@ -4,36 +4,15 @@ Visible where its standings are; read in a fixed number of queries."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any
 
-from django.utils.formats import number_format
 from django.views.generic import TemplateView
 
 from scoring.charts import tournament_charts
-from scoring.statistics import PlayerFigures, Rate, SoloOutcomes, rounded
+from scoring.statistics import PlayerFigures, Rate, SoloOutcomes
 from scoring.stats_read import PlayerLine, tournament_statistics
+from scoring.stats_text import average_text, count_text, percent_text
 from scoring.views.public import PublicTournamentMixin
-
-DASH = "–"  # a rate or an average over nothing
-
-
-def percent_text(rate: Rate) -> str:
-    """ "38 %", or a dash over nothing."""
-    percent = rate.percent()
-    return DASH if percent is None else f"{percent} %"
-
-
-def count_text(rate: Rate) -> str:
-    """ "3/8": the counts behind a rate."""
-    return f"{rate.count}/{rate.of}"
-
-
-def average_text(value: Fraction | None, places: int = 1) -> str:
-    """An average with ``places`` decimals in the reader's number format, or a dash."""
-    if value is None:
-        return DASH
-    return str(number_format(rounded(value, places), places, force_grouping=False))
 
 
 @dataclass(frozen=True)

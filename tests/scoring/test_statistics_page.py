@@ -142,3 +142,22 @@ def test_the_check_finds_what_it_looks_for() -> None:
     ):
         with pytest.raises(AssertionError):
             check_self_contained(bad)
+
+
+def test_the_result_report_has_a_statistics_page(played: Tournament) -> None:
+    from django.utils import translation
+
+    from documents.report_layout import results_pages
+    from documents.results import load_results
+
+    with translation.override("en"):
+        info = load_results(played)
+    assert info.statistics is not None
+    assert ("Won by Re", "50 % (3/6)") in info.statistics.figures
+    for _, svg in info.statistics.charts:
+        check_self_contained(svg)
+    templates = [page.template for page in results_pages(info)]
+    assert templates[:2] == ["standings.html", "statistics.html"]
+    empty = make_tournament(slug="none")
+    assert load_results(empty).statistics is None
+    assert "statistics.html" not in [p.template for p in results_pages(load_results(empty))]
