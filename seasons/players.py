@@ -1,0 +1,140 @@
+"""A player across tournaments and seasons: the read behind his page.
+
+One player is one identity of a registry (``tournaments.models.Player``); every tournament
+he played hangs on it. What a visitor sees of him is what the public pages show anyway: his
+results in public tournaments and his lines in public seasons. The registry's owner (and the
+organizers of a tournament, for that tournament) see his private tournaments too.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import Max, Q
+
+from common.charts import Chart
+from scoring.charts import player_charts
+from scoring.stats_read import PlayerStatistics, player_statistics
+from seasons.models import Season
+from seasons.standings import SeasonLine, _places, player_seasons
+from tournaments.models import DEFAULT_TIEBREAK, Player, Registration, Series, Tournament
+
+
+@dataclass(frozen=True)
+class TournamentResult:
+    """The player's result in one tournament: his points in each series he played and his
+    place in the overall standings (shared places count as in the standings)."""
+
+    registration: int
+    name: str
+    slug: str
+    starts_on: datetime.date
+    start_number: int
+    series_points: tuple[int | None, ...]
+    points: int
+    place: int | None
+    players: int
+
+
+@dataclass(frozen=True)
+class PlayerHistory:
+    player: Player
+    results: tuple[TournamentResult, ...]  # newest first
+    seasons: tuple[tuple[Season, SeasonLine], ...]
+    statistics: PlayerStatistics
+    charts: tuple[Chart, ...]
+
+    @property
+    def series(self) -> int:
+        return sum(sum(1 for p in r.series_points if p is not None) for r in self.results)
+
+    @property
+    def points(self) -> int:
+        return sum(r.points for r in self.results)
+
+
+def visible_registrations(player: Player, viewer: AbstractBaseUser | AnonymousUser) -> Q:
+    """The player's registrations ``viewer`` may see: all for the registry's owner, else
+    those of public tournaments and of the tournaments he organizes."""
+    mine = Q(player=player)
+    if viewer.is_authenticated and (
+        getattr(viewer, "is_superuser", False) or player.owner_id == viewer.pk
+    ):
+        return mine
+    visible = Q(tournament__is_public=True)
+    if viewer.is_authenticated:
+        visible |= Q(tournament__organizers=viewer.pk)
+    return mine & visible
+
+
+def _series_points(text: Any) -> tuple[int | None, ...]:
+    values = json.loads(text) if isinstance(text, str) else text or []
+    return tuple(values)
+
+
+def player_history(
+    player: Player, viewer: AbstractBaseUser | AnonymousUser
+) -> PlayerHistory | None:
+    """Everything the player's page shows, or None when ``viewer`` may see none of his
+    tournaments (the page is then not found: it would tell that he exists). Two statements
+    for the tournaments and places, three for the statistics, two per public season."""
+    started = Max("series__number", filter=~Q(series__status=Series.Status.PLANNED))
+    mine = list(
+        Registration.objects.filter(visible_registrations(player, viewer))
+        .distinct()
+        .values_list("pk", "tournament_id", "start_number")
+    )
+    if not mine:
+        return None
+    tournaments = {
+        pk: (name, slug, starts_on, tuple(tiebreak or DEFAULT_TIEBREAK), columns or 0)
+        for pk, name, slug, starts_on, tiebreak, columns in Tournament.objects.filter(
+            pk__in=[t for _, t, _ in mine]
+        )
+        .annotate(columns=started)
+        .values_list("pk", "name", "slug", "starts_on", "tiebreak", "columns")
+        .order_by()
+    }
+    # Every player's totals of those tournaments: his place needs the whole standings.
+    rows: dict[int, list[tuple[int, tuple[int | None, ...]]]] = defaultdict(list)
+    for registration, tournament, series_points in (
+        Registration.objects.filter(tournament_id__in=list(tournaments))
+        .values_list("pk", "tournament_id", "total__series_points")
+        .order_by()
+    ):
+        rows[tournament].append((registration, _series_points(series_points)))
+    results = []
+    for registration, tournament, start_number in mine:
+        name, slug, starts_on, tiebreak, columns = tournaments[tournament]
+        places = _places(rows[tournament], tiebreak, columns)
+        played = dict(rows[tournament])[registration]
+        results.append(
+            TournamentResult(
+                registration=registration,
+                name=name,
+                slug=slug,
+                starts_on=starts_on,
+                start_number=start_number,
+                series_points=played,
+                points=sum(p for p in played if p is not None),
+                place=places.get(registration),
+                players=len(rows[tournament]),
+            )
+        )
+    results.sort(key=lambda r: (r.starts_on, r.registration), reverse=True)
+    statistics = player_statistics([r.registration for r in results])
+    return PlayerHistory(
+        player=player,
+        results=tuple(results),
+        seasons=tuple(player_seasons(player)),
+        statistics=statistics,
+        charts=tuple(player_charts(statistics)) if statistics.overall.games else (),
+    )
+
+
+__all__ = ["PlayerHistory", "TournamentResult", "player_history", "visible_registrations"]

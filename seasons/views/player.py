@@ -1,0 +1,39 @@
+"""A player's page across tournaments and seasons (``seasons.players.player_history``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404
+from django.shortcuts import get_object_or_404
+from django.views.generic import TemplateView
+
+from scoring.views.statistics import RateCell, SoloCell, average_text
+from seasons.players import player_history
+from tournaments.models import Player
+
+
+class PlayerView(TemplateView):
+    """Public: his results in public tournaments, his lines in public seasons, his figures.
+    A player with nothing the visitor may see is not found."""
+
+    template_name = "seasons/player.html"
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        player = get_object_or_404(Player, pk=kwargs["pk"])
+        history = player_history(player, self.request.user)
+        if history is None:
+            raise Http404
+        overall = history.statistics.overall
+        return {
+            **super().get_context_data(**kwargs),
+            "player": player,
+            "history": history,
+            "per_series": average_text(overall.per_series),
+            "games": overall.games,
+            "solos": RateCell.of(overall.solos),
+            "solos_won": RateCell.of(overall.solos_won),
+            "re": RateCell.of(overall.re),
+            "kontra": RateCell.of(overall.kontra),
+            "compulsory": SoloCell.of(overall.compulsory),
+        }
