@@ -1,0 +1,128 @@
+"""The exports (public like the standings for a public tournament; the archive for its
+organizers) and the import page (any logged-in organizer: the archive becomes his)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django import forms
+from django.contrib.auth.mixins import LoginRequiredMixin
+from django.contrib.auth.models import User
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views import View
+from django.views.generic import TemplateView
+
+from archive.export import build_archive
+from archive.exports import Sheet, games_sheet, standings_sheet, standings_sheets, to_csv, to_xlsx
+from archive.reading import ArchiveRefused, Problem
+from archive.services import import_file
+from scoring.services import Actor, Door
+from tournaments.views.mixins import OrganizerMixin
+from tournaments.views.public import visible_tournaments
+
+#: The largest archive the import reads.
+MAX_ARCHIVE_BYTES = 5 * 1024 * 1024
+XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+
+
+def download(content: bytes, content_type: str, filename: str) -> HttpResponse:
+    response = HttpResponse(content, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+def spreadsheet(request: HttpRequest, sheets: list[Sheet], name: str) -> HttpResponse:
+    """``?format=xlsx`` a workbook of ``sheets``; otherwise (``csv``) the first as CSV."""
+    chosen = request.GET.get("format", "csv")
+    if chosen == "xlsx":
+        return download(to_xlsx(sheets), XLSX, f"{name}.xlsx")
+    if chosen == "csv":
+        return download(to_csv(sheets[0]), "text/csv; charset=utf-8", f"{name}.csv")
+    raise Http404
+
+
+class StandingsExportView(View):
+    """The overall standings (CSV), with every series' standings (XLSX, a sheet each)."""
+
+    def get(self, request: HttpRequest, slug: str) -> HttpResponse:
+        tournament = get_object_or_404(visible_tournaments(request.user), slug=slug)
+        sheets = (
+            standings_sheets(tournament)
+            if request.GET.get("format") == "xlsx"
+            else [standings_sheet(tournament)]
+        )
+        return spreadsheet(request, sheets, f"{tournament.slug}-tabelle")
+
+
+class SeriesStandingsExportView(View):
+    def get(self, request: HttpRequest, slug: str, number: int) -> HttpResponse:
+        tournament = get_object_or_404(visible_tournaments(request.user), slug=slug)
+        series = get_object_or_404(tournament.series, number=number)
+        series.tournament = tournament
+        sheet = standings_sheet(tournament, series)
+        return spreadsheet(request, [sheet], f"{tournament.slug}-serie-{number}-tabelle")
+
+
+class GamesExportView(View):
+    """Every game: public like a player's games page (names and clubs only)."""
+
+    def get(self, request: HttpRequest, slug: str) -> HttpResponse:
+        tournament = get_object_or_404(visible_tournaments(request.user), slug=slug)
+        return spreadsheet(request, [games_sheet(tournament)], f"{tournament.slug}-spiele")
+
+
+class ArchiveDownloadView(OrganizerMixin, View):
+    def get(self, request: HttpRequest, slug: str) -> HttpResponse:
+        content = json.dumps(build_archive(self.tournament), ensure_ascii=False, indent=1)
+        return download(content.encode(), "application/json", f"{self.tournament.slug}-archiv.json")
+
+
+class ImportForm(forms.Form):
+    file = forms.FileField(
+        label=gettext_lazy("tournament archive (.json)"),
+        help_text=gettext_lazy("An archive exported by Doko-Turnier, at most 5 MB."),
+    )
+
+    def clean_file(self) -> Any:
+        upload = self.cleaned_data["file"]
+        if upload.size > MAX_ARCHIVE_BYTES:
+            raise forms.ValidationError(
+                _("The file is larger than 5 MB; a tournament archive is much smaller.")
+            )
+        return upload
+
+
+class ImportView(LoginRequiredMixin, TemplateView):
+    """Upload an archive; refused: every problem listed beside the field, nothing saved."""
+
+    template_name = "archive/import.html"
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        form = ImportForm(request.POST, request.FILES)
+        problems: list[Problem] = []
+        more = 0
+        if form.is_valid():
+            raw = form.cleaned_data["file"].read()
+            user = request.user
+            assert isinstance(user, User)  # LoginRequiredMixin
+            try:
+                imported = import_file(raw, user, Actor(Door.ORGANIZER, user=user))
+            except ArchiveRefused as refused:
+                problems, more = refused.problems, refused.more
+                form.add_error("file", _("The archive was not imported; nothing was saved."))
+            else:
+                return HttpResponseRedirect(
+                    reverse("tournaments:manage", kwargs={"slug": imported.tournament.slug})
+                    + "?importiert=1"
+                )
+        context = self.get_context_data(form=form, problems=problems, more=more)
+        return self.render_to_response(context)
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        kwargs.setdefault("form", ImportForm())
+        return super().get_context_data(**kwargs)
