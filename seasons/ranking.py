@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
+from functools import cached_property
 
 
 class Basis(StrEnum):
@@ -83,7 +84,7 @@ class Result:
     series_points: tuple[int, ...]
     place: int | None = None
 
-    @property
+    @cached_property  # read several times a result while ranking; computed once
     def total(self) -> int:
         return sum(self.series_points)
 
@@ -116,7 +117,7 @@ class Line:
     def ranked(self) -> bool:
         return self.place is not None
 
-    @property
+    @cached_property
     def counted(self) -> tuple[Entry, ...]:
         return tuple(e for e in self.entries if e.counted)
 
@@ -129,14 +130,19 @@ def months_before(day: datetime.date, months: int) -> datetime.date:
     return datetime.date(year, month, min(day.day, calendar.monthrange(year, month)[1]))
 
 
+def window_opens(rule: RankingRule, reference: datetime.date) -> datetime.date | None:
+    """The last day before the window (None: no window)."""
+    return None if rule.window_months is None else months_before(reference, rule.window_months)
+
+
 def in_window(rule: RankingRule, held_on: datetime.date, reference: datetime.date) -> bool:
     """Results up to the reference date; with a window, only those after the day the window
     opens (24 months back from 2026-11-28 keeps 2024-11-29 and drops 2024-11-28)."""
-    if held_on > reference:
-        return False
-    if rule.window_months is None:
-        return True
-    return held_on > months_before(reference, rule.window_months)
+    return _inside(held_on, reference, window_opens(rule, reference))
+
+
+def _inside(held_on: datetime.date, reference: datetime.date, opens: datetime.date | None) -> bool:
+    return held_on <= reference and (opens is None or held_on > opens)
 
 
 def score(rule: RankingRule, result: Result) -> int:
@@ -157,10 +163,14 @@ TIEBREAKS: dict[str, Callable[[Line], object]] = {
 
 
 def _line(
-    rule: RankingRule, player: int, results: Sequence[Result], reference: datetime.date
+    rule: RankingRule,
+    player: int,
+    results: Sequence[Result],
+    reference: datetime.date,
+    opens: datetime.date | None,
 ) -> Line:
     newest_first = sorted(results, key=lambda r: (r.held_on, r.tournament), reverse=True)
-    inside = [i for i, r in enumerate(newest_first) if in_window(rule, r.held_on, reference)]
+    inside = [i for i, r in enumerate(newest_first) if _inside(r.held_on, reference, opens)]
     counted = set(inside)
     if rule.best_n is not None:
         # The best N by score; among equal scores the newer result counts (sorted is stable).
@@ -218,16 +228,18 @@ def rank_season(
     by_player: dict[int, list[Result]] = defaultdict(list)
     for result in results:
         by_player[result.player].append(result)
-    lines = [_line(rule, p, rs, reference) for p, rs in by_player.items()]
+    opens = window_opens(rule, reference)
+    lines = [_line(rule, p, rs, reference, opens) for p, rs in by_player.items()]
     ranked = sorted(
         (ln for ln in lines if ln.counted and not ln.missing_series),
         key=lambda ln: _best_first(rule, ln),
     )
-    keys = Counter(_key(rule, ln) for ln in ranked)
+    line_keys = [_key(rule, ln) for ln in ranked]
+    keys = Counter(line_keys)
     placed: list[Line] = []
     for index, line in enumerate(ranked):
-        key = _key(rule, line)
-        tied = bool(placed) and _key(rule, ranked[index - 1]) == key
+        key = line_keys[index]
+        tied = bool(placed) and line_keys[index - 1] == key
         place = placed[-1].place if tied else index + 1
         placed.append(dataclasses.replace(line, place=place, shared=keys[key] > 1))
     rest = sorted(

@@ -204,7 +204,8 @@ class SeasonRankingView(ApiView):
         club = request.query_params.get("club") or None
         if club is not None and len(club) > 120:
             club = None
-        data = RankingSerializer(ranking_json(season_ranking(season, club=club))).data
+        ranking = season_ranking(season, club=club, places=True)
+        data = RankingSerializer(ranking_json(ranking)).data
         return Response(data)
 
 

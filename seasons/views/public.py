@@ -41,7 +41,7 @@ class SeasonDetailView(TemplateView):
             raise Http404
         asked = self.request.GET.get("club", "")
         club = asked if 0 < len(asked) <= CLUB_MAX_LENGTH else None
-        ranking = season_ranking(season, club=club)
+        ranking = season_ranking(season, club=club, places=True)
         rule = ranking.rule
         context.update(
             season=season,

@@ -1,0 +1,214 @@
+"""A DDV-Rangliste season over 10,000 players, 500 tournaments of 8 series (target: under
+1 s on PostgreSQL), next to baselines of the same run, and the statements it reads.
+
+Builds the data with bulk inserts in a throwaway test database (PostgreSQL when
+DATABASE_URL points there, else SQLite): one registry of 10,000 players, 500 closed
+tournaments over three years with 160 players each (80,000 registrations, every player in
+8 tournaments), their kept totals written directly (``TournamentTotal`` with the points of
+each series, and the 640,000 ``SeriesTotal`` rows behind them), not through game entry. Then
+times ``season_ranking`` of a ``ddv_rangliste`` season holding all 500 tournaments, and, in
+turns with it,
+
+* reading the same 80,000 registrations with the players' names (values_list): the rows
+  the ranking reads, without the ranking;
+* reading the 640,000 SeriesTotal rows of the season (values_list): what a ranking summed
+  from the series totals would have to read;
+
+the ranking with each result's place in its tournament (as the season page and the API
+show it), and ``player_seasons`` (one player's line in each season that has him: here one).
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/doko .venv/bin/python bench/season_bench.py
+"""
+
+from __future__ import annotations
+
+import datetime
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench._django import setup, test_database
+
+if TYPE_CHECKING:
+    from seasons.models import Season
+
+PLAYERS = 10_000
+TOURNAMENTS = 500
+SERIES = 8
+PER_TOURNAMENT = 160
+REFERENCE = datetime.date(2026, 11, 28)
+
+
+def build() -> Season:
+    from django.contrib.auth.models import User
+    from django.db import connection
+
+    from scoring.models import SeriesTotal, TournamentTotal
+    from seasons.models import Season, SeasonTournament
+    from tournaments.models import Player, Registration, Series, Tournament
+
+    rng = random.Random(13)
+    owner = User.objects.create_user("bench")
+    players = Player.objects.bulk_create(
+        (
+            Player(owner=owner, first_name=f"Vorname{i}", last_name=f"Nachname{i}",
+                   club=f"Verein {i % 40}")
+            for i in range(PLAYERS)
+        ),
+        batch_size=5000,
+    )  # fmt: skip
+    days = 3 * 365
+    tournaments = Tournament.objects.bulk_create(
+        Tournament(
+            name=f"Turnier {t}", slug=f"t{t}", series_count=SERIES, status="finished",
+            starts_on=REFERENCE - datetime.timedelta(days=days * t // TOURNAMENTS),
+            registration_token=f"token-{t}", tiebreak=["best_series", "last_series"],
+        )
+        for t in range(TOURNAMENTS)
+    )  # fmt: skip
+    Tournament.organizers.through.objects.bulk_create(
+        Tournament.organizers.through(tournament_id=t.pk, user_id=owner.pk) for t in tournaments
+    )
+    series = Series.objects.bulk_create(
+        Series(tournament=t, number=n, status="closed")
+        for t in tournaments
+        for n in range(1, SERIES + 1)
+    )
+    series_of = {(s.tournament_id, s.number): s.pk for s in series}
+    # Every player in 8 tournaments: a shuffled deck of players dealt 160 to a tournament.
+    deck = [p for p in players for _ in range(TOURNAMENTS * PER_TOURNAMENT // PLAYERS)]
+    rng.shuffle(deck)
+    registrations = []
+    for index, tournament in enumerate(tournaments):
+        seen: set[int] = set()
+        hand = deck[index * PER_TOURNAMENT : (index + 1) * PER_TOURNAMENT]
+        for number, player in enumerate(hand, start=1):
+            if player.pk in seen:  # dealt twice to one tournament: plays once
+                continue
+            seen.add(player.pk)
+            registrations.append(
+                Registration(tournament=tournament, player=player, start_number=number)
+            )
+    registrations = Registration.objects.bulk_create(registrations, batch_size=10_000)
+    totals, per_series = [], []
+    for registration in registrations:
+        points = [rng.randint(-40, 80) for _ in range(SERIES)]
+        if rng.random() < 0.05:
+            points[-1] = None  # withdrawn before the last series
+        played = [p for p in points if p is not None]
+        totals.append(
+            TournamentTotal(tournament_id=registration.tournament_id, registration=registration,
+                            points=sum(played), games=24 * len(played), series_points=points)
+        )  # fmt: skip
+        per_series += [
+            SeriesTotal(
+                tournament_id=registration.tournament_id, series_number=n,
+                series_id=series_of[(registration.tournament_id, n)], registration=registration,
+                entries=24, points=p, games=24,
+            )
+            for n, p in enumerate(points, start=1)
+            if p is not None
+        ]  # fmt: skip
+    TournamentTotal.objects.bulk_create(totals, batch_size=10_000)
+    SeriesTotal.objects.bulk_create(per_series, batch_size=20_000)
+    season = Season.objects.create(
+        name="Rangliste", slug="rangliste", owner=owner, preset="ddv_rangliste",
+        reference_date=REFERENCE,
+    )  # fmt: skip
+    SeasonTournament.objects.bulk_create(
+        SeasonTournament(season=season, tournament=t) for t in tournaments
+    )
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE")
+    return season
+
+
+def read_registrations(season: Season) -> list[Any]:
+    from tournaments.models import Registration
+
+    return list(
+        Registration.objects.filter(tournament__seasons=season).values_list(
+            "pk", "tournament_id", "player_id", "player__first_name", "player__last_name",
+            "player__club",
+        )
+    )  # fmt: skip
+
+
+def read_series_totals(season: Season) -> list[Any]:
+    from scoring.models import SeriesTotal
+    from seasons.models import SeasonTournament
+
+    attached = SeasonTournament.objects.filter(season=season).values("tournament_id")
+    return list(
+        SeriesTotal.objects.filter(tournament_id__in=attached).values_list(
+            "registration_id", "points"
+        )
+    )
+
+
+def timed(*funcs: Callable[[], object], runs: int = 7) -> list[tuple[float, float]]:
+    """Median and best milliseconds of each function, run in turns (so that a load on the
+    machine falls on all of them alike)."""
+    samples: list[list[float]] = [[] for _ in funcs]
+    for _ in range(runs):
+        for func, taken in zip(funcs, samples, strict=True):
+            start = time.perf_counter()
+            func()
+            taken.append((time.perf_counter() - start) * 1000)
+    return [(statistics.median(taken), min(taken)) for taken in samples]
+
+
+def main() -> None:
+    setup()
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from seasons.standings import player_seasons, season_ranking
+    from tournaments.models import Player
+
+    with test_database():
+        started = time.perf_counter()
+        season = build()
+        built = time.perf_counter() - started
+        ranking = season_ranking(season)
+        player = Player.objects.get(pk=ranking.ranked[0].player)
+        with CaptureQueriesContext(connection) as queries:
+            season_ranking(season)
+        with CaptureQueriesContext(connection) as player_queries:
+            player_seasons(player)
+        rows = len(read_registrations(season))
+        series_rows = len(read_series_totals(season))
+        ranking_ms, registrations_ms, series_ms, player_ms, page_ms = timed(
+            lambda: season_ranking(season),
+            lambda: read_registrations(season),
+            lambda: read_series_totals(season),
+            lambda: player_seasons(player),
+            lambda: season_ranking(season, places=True),
+        )
+        print(f"database: {connection.vendor}; {PLAYERS} players, {TOURNAMENTS} tournaments x "
+              f"{SERIES} series, {rows} registrations, {series_rows} series totals "
+              f"(built in {built:.1f} s)")  # fmt: skip
+        print(f"ranked {len(ranking.ranked)}, listed apart {len(ranking.unranked)}; "
+              f"window opens {ranking.window_opens}")  # fmt: skip
+        print(f"season ranking    : median {ranking_ms[0]:7.1f} ms, best {ranking_ms[1]:7.1f} ms"
+              f"  (target < 1000 ms); {len(queries)} statements")  # fmt: skip
+        print(f"registrations read: median {registrations_ms[0]:7.1f} ms, best "
+              f"{registrations_ms[1]:7.1f} ms  (baseline: the same rows, values_list); ranking "
+              f"= {ranking_ms[0] / registrations_ms[0]:.1f} x")  # fmt: skip
+        print(f"series totals read: median {series_ms[0]:7.1f} ms, best {series_ms[1]:7.1f} ms"
+              f"  ({series_rows} rows, values_list); ranking = "
+              f"{ranking_ms[0] / series_ms[0]:.1f} x")  # fmt: skip
+        print(f"with places       : median {page_ms[0]:7.1f} ms, best {page_ms[1]:7.1f} ms"
+              f"  (as the season page: each result's place in its tournament)")  # fmt: skip
+        print(f"player_seasons    : median {player_ms[0]:7.1f} ms, best {player_ms[1]:7.1f} ms"
+              f"  (one season); {len(player_queries)} statements")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
