@@ -98,7 +98,7 @@ def build() -> Season:
     registrations = Registration.objects.bulk_create(registrations, batch_size=10_000)
     totals, per_series = [], []
     for registration in registrations:
-        points = [rng.randint(-40, 80) for _ in range(SERIES)]
+        points: list[int | None] = [rng.randint(-40, 80) for _ in range(SERIES)]
         if rng.random() < 0.05:
             points[-1] = None  # withdrawn before the last series
         played = [p for p in points if p is not None]

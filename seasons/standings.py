@@ -230,7 +230,7 @@ def _season_ranking(
     for tournament, rows in by_tournament.items():
         held_on = info[tournament].starts_on
         _t, tiebreak, columns = tournaments[tournament]
-        places = _places(rows, tiebreak, columns) if with_places else {}
+        place_of = _places(rows, tiebreak, columns) if with_places else {}
         for registration, played in rows:
             points = tuple(p for p in played if p is not None)
             if points:
@@ -240,7 +240,7 @@ def _season_ranking(
                         tournament,
                         held_on,
                         points,
-                        places.get(registration),
+                        place_of.get(registration),
                     )
                 )
 
