@@ -10,9 +10,11 @@ from django.urls import include, path, re_path, register_converter
 from rest_framework.routers import SimpleRouter
 from rest_framework.viewsets import ViewSetMixin
 
+from archive import api as archive
 from common.api.errors import not_found
 from scoring.api.views import captain, clock, games, sheets, standings
 from scoring.api.views import series as results
+from seasons.api import views as seasons
 from tournaments.api.views import players, registrations, series, tables, tournaments
 
 app_name = "api"
@@ -91,6 +93,25 @@ urlpatterns = [
     path(TABLE + "extensions/", clock.ExtensionView.as_view(), name="table-extensions"),
     path(S + "standings/", standings.SeriesStandingsView.as_view(), name="series-standings"),
     path(T + "standings/", standings.StandingsView.as_view(), name="standings"),
+    path(T + "archive/", archive.ArchiveView.as_view(), name="tournament-archive"),
+    path("imports/", archive.ImportView.as_view(), name="archive-import"),
+    path("seasons/", seasons.SeasonListView.as_view(), name="season-list"),
+    path("seasons/<slug:season>/", seasons.SeasonDetailView.as_view(), name="season-detail"),
+    path(
+        "seasons/<slug:season>/ranking/",
+        seasons.SeasonRankingView.as_view(),
+        name="season-ranking",
+    ),
+    path(
+        "seasons/<slug:season>/tournaments/",
+        seasons.SeasonTournamentsView.as_view(),
+        name="season-tournaments",
+    ),
+    path(
+        "seasons/<slug:season>/tournaments/<slug:slug>/",
+        seasons.SeasonTournamentView.as_view(),
+        name="season-tournament",
+    ),
     path("captain/", captain.CaptainView.as_view(), name="captain"),
     # Anything else under /api/v1/ (but the schema and docs beside it): JSON 404.
     re_path(r"^(?!schema/|docs/).*$", not_found, name="not-found"),

@@ -22,6 +22,10 @@ urlpatterns = [
     path("api/v1/schema/", SchemaView.as_view(), name="api-schema"),
     path("api/v1/docs/", DocsView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/v1/", include("config.api_urls")),
+    # Seasons first: /verwaltung/saisons/ is not a tournament's /verwaltung/<slug>/.
+    path("", include("seasons.urls")),
+    # Before the tournaments' pages: /verwaltung/import/ is not a tournament's short name.
+    path("", include("archive.urls")),
     path("", include("tournaments.urls")),
     path("", include("scoring.urls")),
     path("", include("documents.urls")),

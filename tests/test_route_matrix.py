@@ -31,6 +31,8 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from rest_framework.test import APIClient
 
 from documents.models import GeneratedDocument
+from scoring.services import Actor, Door
+from seasons.services import SeasonData, attach_tournament, create_season
 from tests.factories import api_client, build_world, make_tournament, make_user, page_client, play
 from tournaments.models import Player, Registration, Table, Tournament
 
@@ -190,6 +192,34 @@ EXPECT: dict[str, dict[str, tuple[Any, Any]]] = {
     "api:sheet": TABLE_API,
     "api:sheet-submit": TABLE_API,
     "api:sheet-confirm": TABLE_API,
+    # API: seasons (public ones for everybody, changed by their owner)
+    "api:season-list": {
+        "owner": (OK, OWNER_WRITE),
+        "other": (OK, OWNER_WRITE),  # any organizer may create a season of his own
+        "captain": (OK, {401}),
+        "anonymous": (OK, {401}),
+    },
+    "api:season-detail": PUBLIC_READ_API,
+    "api:season-ranking": {p: (OK, set()) for p in PERSONAS},
+    "api:season-tournaments": PUBLIC_READ_API,
+    "api:season-tournament": ORGANIZER_API,
+    # Seasons: public pages, the owner's pages
+    "seasons:list": PUBLIC_PAGE,
+    "seasons:detail": PUBLIC_PAGE,
+    "seasons:mine": {  # any logged-in user: the seasons he keeps
+        "owner": (OK, set()),
+        "other": (OK, set()),
+        "captain": ("login", set()),
+        "anonymous": ("login", set()),
+    },
+    "seasons:create": {
+        "owner": (OK, OWNER_WRITE),
+        "other": (OK, OWNER_WRITE),
+        "captain": ("login", "login"),
+        "anonymous": ("login", "login"),
+    },
+    "seasons:edit": ORGANIZER_PAGE,
+    "seasons:tournaments": ORGANIZER_PAGE,
     # Public pages
     "tournaments:list": PUBLIC_PAGE,
     "tournaments:detail": PUBLIC_PAGE,
@@ -197,6 +227,7 @@ EXPECT: dict[str, dict[str, tuple[Any, Any]]] = {
     "scoring:standings": PUBLIC_PAGE,
     "scoring:series-standings": PUBLIC_PAGE,
     "scoring:player": PUBLIC_PAGE,
+    "scoring:statistics": PUBLIC_PAGE,
     "scoring:series-clock": PUBLIC_PAGE,
     "tournaments:self-register": {  # the link the organizer hands out; the others guess
         "owner": (OK, OK),
@@ -226,6 +257,7 @@ EXPECT: dict[str, dict[str, tuple[Any, Any]]] = {
         "captain": ("login", "login"),
         "anonymous": ("login", "login"),
     },
+    "seasons:player": PUBLIC_PAGE,  # his results in public tournaments
     "tournaments:registry": {  # any logged-in user: his own registry
         "owner": (OK, set()),
         "other": (OK, set()),
@@ -269,6 +301,25 @@ EXPECT: dict[str, dict[str, tuple[Any, Any]]] = {
     "hall:display": PUBLIC_PAGE,
     "hall:fragment": PUBLIC_PAGE,
     "hall:manage": ORGANIZER_PAGE,
+    # Exports: the standings and the games public like their pages; the archive (with the
+    # DDV numbers) for the organizers; any organizer may import an archive as his own
+    "archive:standings": PUBLIC_PAGE,
+    "archive:series-standings": PUBLIC_PAGE,
+    "archive:games": PUBLIC_PAGE,
+    "archive:download": ORGANIZER_PAGE,
+    "archive:import": {
+        "owner": (OK, OWNER_WRITE),
+        "other": (OK, OWNER_WRITE),
+        "captain": ("login", "login"),
+        "anonymous": ("login", "login"),
+    },
+    "api:tournament-archive": ORGANIZER_API,
+    "api:archive-import": {
+        "owner": (set(), OWNER_WRITE),
+        "other": (set(), OWNER_WRITE),
+        "captain": (set(), {401}),
+        "anonymous": (set(), {401}),
+    },
 }
 
 EXPLICIT_PATHS = {"api:not-found": "/api/v1/no-such-thing/"}
@@ -350,6 +401,10 @@ def rows(django_db_setup: None, django_db_blocker: Any) -> Iterator[Rows]:
             secrets += [email, ddv]
         for table in seated.tables:
             play(table, [{"contract": "normal", "re": [1, 3], "re_points": 130, "dealer": 1}])
+        season = create_season(
+            SeasonData(name="Saison", slug="saison"), actor=Actor(Door.ORGANIZER, user=alice)
+        )
+        attach_tournament(season, tournament, actor=Actor(Door.ORGANIZER, user=alice))
         document = GeneratedDocument.objects.create(
             kind=GeneratedDocument.Kind.RESULTS, tournament=tournament, language="de",
             fingerprint="matrix", status=GeneratedDocument.Status.DONE,
@@ -395,6 +450,7 @@ def path_for(route: Route, world: World, persona: str) -> str:
         "table_id": table.pk,
         "start_number": world.registration.start_number,
         "game": 1,
+        "season": "saison",
     }
     if route.name.startswith("scoring:captain"):
         known = {"owner": table.captain_token, "captain": world.tables[1].captain_token}
@@ -405,7 +461,12 @@ def path_for(route: Route, world: World, persona: str) -> str:
         )
     if route.name.startswith("documents:"):
         values["pk"] = world.document.pk
-    elif route.name in ("tournaments:registry-player", "api:player-detail", "api:player-merge"):
+    elif route.name in (
+        "tournaments:registry-player",
+        "seasons:player",
+        "api:player-detail",
+        "api:player-merge",
+    ):
         values["pk"] = world.player.pk
     elif route.name.startswith("tournaments:"):
         values["pk"] = world.registration.pk

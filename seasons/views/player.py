@@ -8,7 +8,8 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.views.generic import TemplateView
 
-from scoring.views.statistics import RateCell, SoloCell, average_text
+from scoring.stats_text import average_text
+from scoring.views.statistics import RateCell, SoloCell
 from seasons.players import player_history
 from tournaments.models import Player
 

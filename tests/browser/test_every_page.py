@@ -63,6 +63,10 @@ EXCLUDED = {
     "scoring:series-clock": "htmx fragment loaded by the tournament, seating and player pages",
     "scoring:captain-clock": "htmx fragment polled by the captain's sheet, which is visited",
     "scoring:sheet-clock": "htmx fragment polled by the organizer's sheet, which is visited",
+    "archive:standings": "a CSV or XLSX file (tests/archive/ opens it)",
+    "archive:series-standings": "a CSV or XLSX file (tests/archive/ opens it)",
+    "archive:games": "a CSV or XLSX file (tests/archive/ opens it)",
+    "archive:download": "the JSON archive file (tests/archive/ reads it)",
 }
 
 # GET routes that answer with a redirect by design: route -> the route they lead to.
@@ -214,6 +218,7 @@ def values(demo: Demo, state: str) -> dict[str, Any]:
     assert registration is not None
     return {
         "slug": demo.tournament.slug,
+        "season": "demo-rangliste",  # the demo's season (seasons/demo.py)
         "number": series.number,
         "table": table.number,
         "table_id": table.pk,
@@ -231,7 +236,7 @@ def route_values(route: Route, demo: Demo, state: str) -> dict[str, Any]:
         known["number"] = GAME  # the game to correct, not the series
     if route.name == "tournaments:self-register":
         known["token"] = demo.tournament.registration_token
-    if route.name == "tournaments:registry-player":
+    if route.name in ("tournaments:registry-player", "seasons:player"):
         known["pk"] = known["player"]  # a player of the registry, not a registration
     return known
 

@@ -161,3 +161,8 @@ def test_the_result_report_has_a_statistics_page(played: Tournament) -> None:
     empty = make_tournament(slug="none")
     assert load_results(empty).statistics is None
     assert "statistics.html" not in [p.template for p in results_pages(load_results(empty))]
+
+
+def test_the_page_links_from_the_standings(client: Client, played: Tournament) -> None:
+    html = client.get(reverse("scoring:standings", args=[played.slug])).content.decode()
+    assert reverse("scoring:statistics", args=[played.slug]) in html
