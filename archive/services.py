@@ -18,7 +18,6 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
-from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from archive.models import ImportedTournament
@@ -43,9 +42,8 @@ from tournaments.models import Player, Registration, Seat, Series, Table, Tourna
 from tournaments.services import ServiceError
 from tournaments.services.lifecycle import ensure_series
 from tournaments.services.registrations import PlayerData, matching_players
+from tournaments.services.setup import unique_slug
 
-#: Addresses under /verwaltung/ that a tournament's short name must not take.
-RESERVED_SLUGS = {"neu", "import"}
 ACTION = "archive.tournament.imported"
 
 
@@ -159,20 +157,6 @@ def check_games(archive: ArchiveIn) -> dict[tuple[int, int], list[ScoredGame]]:
     return scored
 
 
-def free_slug(wanted: str) -> str:
-    """``wanted`` (made a valid short name), or with -2, -3, … if it is taken."""
-    base = (slugify(wanted) or "turnier")[:50].strip("-") or "turnier"
-    taken = RESERVED_SLUGS | set(
-        Tournament.objects.filter(slug__startswith=base).values_list("slug", flat=True)
-    )
-    if base not in taken:
-        return base
-    n = 2
-    while f"{base}-{n}" in taken:
-        n += 1
-    return f"{base}-{n}"
-
-
 def _players(
     tournament: Tournament, players: list[PlayerIn], owner: int
 ) -> tuple[dict[int, Player], int]:
@@ -235,7 +219,7 @@ def import_archive(data: Any, user: User, actor: Actor) -> Imported:
     scored = check_games(archive)
     t = archive.tournament
     tournament = Tournament.objects.create(
-        name=t["name"], slug=free_slug(t["slug"]), starts_on=t["starts_on"],
+        name=t["name"], slug=unique_slug(t["slug"]), starts_on=t["starts_on"],
         ends_on=t["ends_on"], venue=t["venue"], ruleset=t["ruleset"],
         rule_overrides=t["rule_overrides"], series_count=t["series_count"],
         status=t["status"], is_public=t["is_public"], tiebreak=t["tiebreak"],

@@ -190,3 +190,14 @@ def test_not_json_is_refused() -> None:
         with pytest.raises(ArchiveRefused) as caught:
             import_file(raw, user, actor)
         assert [str(p) for p in caught.value.problems] == ["The file is not a JSON archive."]
+
+
+@pytest.mark.parametrize("reserved", ["spieler", "saisons", "import", "neu"])
+def test_an_archive_never_takes_a_management_address(
+    demo_archive: dict[str, Any], reserved: str
+) -> None:
+    """/verwaltung/<reserved>/ is a page of the app, not a tournament."""
+    user, actor = importer()
+    archive = copy.deepcopy(demo_archive["archive"])
+    archive["tournament"]["slug"] = reserved
+    assert import_archive(archive, user, actor).tournament.slug == f"{reserved}-2"
