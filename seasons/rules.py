@@ -30,12 +30,31 @@ PRESET_LABELS = {
     "best_n": gettext_lazy("Cup: the sum of the best 3 tournament totals"),
     "placement_points": gettext_lazy("Turnierserie: points for the place in each tournament"),
 }
+#: The presets' short names, for a season that overrides a preset's numbers: the long label
+#: would state numbers that no longer hold.
+PRESET_NAMES = {
+    "ddv_rangliste": gettext_lazy("DDV-Rangliste"),
+    "best_n": gettext_lazy("Cup"),
+    "placement_points": gettext_lazy("Turnierserie"),
+}
 TIEBREAK_LABELS = {
     "series": gettext_lazy("more series counted"),
     "total": gettext_lazy("more points counted"),
     "tournaments": gettext_lazy("more tournaments counted"),
     "best_result": gettext_lazy("the better best result"),
 }
+
+
+def rule_label(season: Any) -> Any:
+    """The season's rule as a page names it: the preset's label, or its short name with
+    "adjusted" when the season overrides any of its numbers."""
+    rule = PRESETS.get(season.preset)
+    label = PRESET_LABELS.get(season.preset, rule.label if rule else season.preset)
+    if not season.rule_overrides:
+        return label
+    return _("%(name)s, adjusted for this season") % {
+        "name": PRESET_NAMES.get(season.preset, label)
+    }
 
 
 def preset_choices() -> list[tuple[str, Any]]:

@@ -10,7 +10,7 @@ from django.views.generic import ListView, TemplateView
 
 from seasons.models import Season
 from seasons.permissions import can_manage, visible_seasons
-from seasons.rules import PRESET_LABELS, TIEBREAK_LABELS
+from seasons.rules import TIEBREAK_LABELS, rule_label
 from seasons.standings import season_ranking
 
 CLUB_MAX_LENGTH = 120  # Player.club
@@ -47,7 +47,7 @@ class SeasonDetailView(TemplateView):
             season=season,
             ranking=ranking,
             rule=rule,
-            rule_label=PRESET_LABELS.get(season.preset, rule.label),
+            rule_label=rule_label(season),
             tiebreaks=[TIEBREAK_LABELS[k] for k in rule.tiebreak if k in TIEBREAK_LABELS],
             placement_points=", ".join(map(str, rule.placement_points)),
             may_manage=can_manage(self.request.user, season),
