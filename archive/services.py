@@ -118,8 +118,9 @@ def score_table(
                     _("The archive's result (%(archived)s) is not what the rules engine "
                       "computes (%(computed)s).") % {
                         "archived": _result_text(entry.result.get("winner"),
-                                                 entry.result.get("value")),
-                        "computed": _result_text(game.winner, game.value),
+                                                 entry.result.get("value"),
+                                                 entry.result.get("scores")),
+                        "computed": _result_text(game.winner, game.value, game.scores),
                     },
                 )
             )  # fmt: skip
@@ -137,9 +138,16 @@ def _source_text(source: dict[str, Any]) -> str:
     return " ".join(str(origin.get(key, ""))[:200] for key in ("site", "slug")).strip()
 
 
-def _result_text(winner: Any, value: Any) -> str:
+def _result_text(winner: Any, value: Any, scores: Any) -> str:
+    """ "Kontra -2; 1: -2, 2: 2, 3: -2, 4: 2": the winner, the value and each seat's points
+    (a changed seat's points alone must show in the message)."""
     party = {"re": "Re", "kontra": "Kontra"}.get(str(winner), _("no winner"))
-    return f"{party} {str(value)[:12]}"
+    seats = ""
+    if isinstance(scores, dict):
+        seats = "; " + ", ".join(
+            f"{str(k)[:4]}: {str(v)[:12]}" for k, v in list(scores.items())[:5]
+        )
+    return f"{party} {str(value)[:12]}{seats}"
 
 
 def check_games(archive: ArchiveIn) -> dict[tuple[int, int], list[ScoredGame]]:
