@@ -39,6 +39,9 @@ NAMES = (
     "progress-board.png",
     "seating.png",
     "print-pack.png",
+    "season.png",
+    "player.png",
+    "statistics.png",
 )
 PDF_WIDTH = 600  # px, page one of the print pack (A4: 849 px high)
 
@@ -112,7 +115,12 @@ def prepare(work: Path, language: str) -> dict[str, str]:
     organizer = Client()
     organizer.force_login(User.objects.get(username=DEMO_USER))
     in_series = {"slug": tournament.slug, "number": series.number}
+    first = tournament.registrations.order_by("start_number").first()
+    assert first is not None
     return {
+        "season": reverse("seasons:detail", kwargs={"season": "demo-rangliste"}),
+        "player": reverse("seasons:player", kwargs={"pk": first.player_id}),
+        "statistics": reverse("scoring:statistics", kwargs={"slug": tournament.slug}),
         "captain": reverse("scoring:captain", kwargs={"token": table.captain_token}),
         "standings": reverse("scoring:standings", kwargs={"slug": tournament.slug}),
         "seating": reverse("tournaments:series-public", kwargs=in_series),
@@ -176,6 +184,9 @@ def photograph(base: str, demo: dict[str, str], language: str, output: Path) -> 
         captain_entry(visitor, base + demo["captain"], output / "captain-entry.png")
         shoot(visitor, base + demo["standings"], output / "standings.png")
         shoot(visitor, base + demo["seating"], output / "seating.png")
+        shoot(visitor, base + demo["season"], output / "season.png")
+        shoot(visitor, base + demo["player"], output / "player.png")
+        shoot(visitor, base + demo["statistics"], output / "statistics.png")
         organizer = phone(browser, base, demo, language, logged_in=True)
         shoot(organizer, base + demo["progress"], output / "progress-board.png")
         browser.close()
