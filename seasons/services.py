@@ -9,9 +9,10 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_slug
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.utils.translation import gettext as _
 
+from common import slugs
 from common.services import Refusal, ServiceError
 from scoring.services import Actor
 from seasons.models import Season, SeasonChange, SeasonTournament
@@ -19,7 +20,6 @@ from seasons.permissions import attachable_tournaments, can_manage
 from seasons.ranking import PRESETS
 from seasons.rules import override_problems
 from tournaments.models import Tournament
-from tournaments.services.setup import SLUG_MAX_LENGTH, slug_from_name
 
 NAME_MAX_LENGTH = 160
 DESCRIPTION_MAX_LENGTH = 2000
@@ -39,19 +39,9 @@ class SeasonData:
 
 
 def unique_season_slug(name: str, *, exclude_pk: int | None = None) -> str:
-    base = slug_from_name(name)
-    if base == "turnier":
-        base = "saison"
+    """The short name a season's name suggests, unique among the seasons."""
     others = Season.objects.exclude(pk=exclude_pk) if exclude_pk else Season.objects.all()
-    taken = set(
-        others.filter(slug__startswith=base[: SLUG_MAX_LENGTH - 4]).values_list("slug", flat=True)
-    )
-    slug, number = base, 1
-    while slug in taken:
-        number += 1
-        suffix = f"-{number}"
-        slug = base[: SLUG_MAX_LENGTH - len(suffix)].rstrip("-") + suffix
-    return slug
+    return slugs.unique_slug_in(others, slugs.slug_from_name(name, "saison"))
 
 
 def _check(data: SeasonData, season: Season | None) -> SeasonData:
@@ -90,9 +80,11 @@ def _check(data: SeasonData, season: Season | None) -> SeasonData:
             _("Use only letters, digits, hyphens and underscores."),
             field="slug",
         ) from exc
-    if len(slug) > SLUG_MAX_LENGTH:
+    if len(slug) > slugs.SLUG_MAX_LENGTH:
         raise ServiceError(
-            "slug_too_long", _("At most %(n)d characters.") % {"n": SLUG_MAX_LENGTH}, field="slug"
+            "slug_too_long",
+            _("At most %(n)d characters.") % {"n": slugs.SLUG_MAX_LENGTH},
+            field="slug",
         )
     return SeasonData(
         name=name,
@@ -129,18 +121,10 @@ def _log(season: Season, action: str, actor: Actor, before: Any = None, after: A
 
 
 def _save(season: Season) -> None:
-    try:
-        with transaction.atomic():
-            season.save()
-    except IntegrityError as exc:
-        if not Season.objects.filter(slug=season.slug).exclude(pk=season.pk).exists():
-            raise
-        raise ServiceError(
-            "slug_taken",
-            _("Another season has this short name; “%(free)s” is free.")
-            % {"free": unique_season_slug(season.slug)},
-            field="slug",
-        ) from exc
+    slugs.save_with_unique_slug(
+        season,
+        lambda free: _("Another season has this short name; “%(free)s” is free.") % {"free": free},
+    )
 
 
 def _require_manager(season: Season, actor: Actor) -> None:

@@ -5,10 +5,10 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
-from django.db import IntegrityError, transaction
-from django.utils.text import slugify
+from django.db import transaction
 from django.utils.translation import gettext as _
 
+from common import slugs
 from tournaments.models import Tournament
 from tournaments.services import ServiceError
 from tournaments.services.lifecycle import ensure_series
@@ -34,36 +34,21 @@ def settings_problems(
     return problems
 
 
-GERMAN_LETTERS = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss"})
-SLUG_MAX_LENGTH = 60  # Tournament.slug
 # Pages under /verwaltung/ that are no tournament: a tournament with such a short name
 # could never be managed.
 RESERVED_SLUGS = frozenset({"neu", "spieler", "saisons", "import"})
 
 
 def slug_from_name(name: str) -> str:
-    """The short name for links a tournament name suggests: "Großer Bärenpreis" →
-    "grosser-baerenpreis" (umlauts written out, then Django's slugify)."""
-    slug = slugify(name.lower().translate(GERMAN_LETTERS))
-    return slug[:SLUG_MAX_LENGTH].strip("-") or "turnier"
+    """The short name for links a tournament name suggests (see ``common.slugs``)."""
+    return slugs.slug_from_name(name, "turnier")
 
 
 def unique_slug(name: str, *, exclude_pk: int | None = None) -> str:
     """``slug_from_name`` made unique with a number ("-2", "-3", ...) if another tournament
-    (not ``exclude_pk``) has it already."""
-    base = slug_from_name(name)
-    others = Tournament.objects.all()
-    if exclude_pk is not None:
-        others = others.exclude(pk=exclude_pk)
-    taken = RESERVED_SLUGS | set(
-        others.filter(slug__startswith=base[: SLUG_MAX_LENGTH - 4]).values_list("slug", flat=True)
-    )
-    slug, number = base, 1
-    while slug in taken:
-        number += 1
-        suffix = f"-{number}"
-        slug = base[: SLUG_MAX_LENGTH - len(suffix)].rstrip("-") + suffix
-    return slug
+    (not ``exclude_pk``) has it already, never a management page's address."""
+    others = Tournament.objects.exclude(pk=exclude_pk) if exclude_pk else Tournament.objects.all()
+    return slugs.unique_slug_in(others, slug_from_name(name), RESERVED_SLUGS)
 
 
 @transaction.atomic
@@ -78,18 +63,12 @@ def save_tournament(tournament: Tournament, *, organizer: Any = None) -> Tournam
             % {"slug": tournament.slug, "free": unique_slug(tournament.slug)},
             field="slug",
         )
-    try:
-        with transaction.atomic():
-            tournament.save()
-    except IntegrityError as exc:
-        if not Tournament.objects.filter(slug=tournament.slug).exclude(pk=tournament.pk).exists():
-            raise
-        raise ServiceError(
-            "slug_taken",
-            _("Another tournament has this short name; “%(free)s” is free.")
-            % {"free": unique_slug(tournament.slug)},
-            field="slug",
-        ) from exc
+    slugs.save_with_unique_slug(
+        tournament,
+        lambda free: (
+            _("Another tournament has this short name; “%(free)s” is free.") % {"free": free}
+        ),
+    )
     if organizer is not None:
         tournament.organizers.add(organizer)
     ensure_series(tournament)
