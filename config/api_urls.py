@@ -14,6 +14,7 @@ from archive import api as archive
 from common.api.errors import not_found
 from scoring.api.views import captain, clock, games, sheets, standings
 from scoring.api.views import series as results
+from seasons.api import players as player_pages
 from seasons.api import views as seasons
 from tournaments.api.views import players, registrations, series, tables, tournaments
 
@@ -95,6 +96,11 @@ urlpatterns = [
     path(T + "standings/", standings.StandingsView.as_view(), name="standings"),
     path(T + "archive/", archive.ArchiveView.as_view(), name="tournament-archive"),
     path("imports/", archive.ImportView.as_view(), name="archive-import"),
+    path(
+        "players/<apinum:pk>/results/",
+        player_pages.PlayerResultsView.as_view(),
+        name="player-results",
+    ),
     path("seasons/", seasons.SeasonListView.as_view(), name="season-list"),
     path("seasons/<slug:season>/", seasons.SeasonDetailView.as_view(), name="season-detail"),
     path(

@@ -159,6 +159,7 @@ EXPECT: dict[str, dict[str, tuple[Any, Any]]] = {
         "captain": ({401}, {401}),
         "anonymous": ({401}, {401}),
     },
+    "api:player-results": {p: (OK, set()) for p in PERSONAS},  # as public as his page
     "api:player-merge": {  # the registry's owner only
         "owner": (set(), OWNER_WRITE),
         "other": (set(), {404}),
@@ -466,6 +467,7 @@ def path_for(route: Route, world: World, persona: str) -> str:
         "seasons:player",
         "api:player-detail",
         "api:player-merge",
+        "api:player-results",
     ):
         values["pk"] = world.player.pk
     elif route.name.startswith("tournaments:"):

@@ -3,8 +3,6 @@ as the standings have them, and a fixed number of statements."""
 
 from __future__ import annotations
 
-import datetime
-
 import pytest
 from django.contrib.auth.models import AnonymousUser, User
 from django.db import connection
@@ -14,44 +12,11 @@ from django.urls import reverse
 from scoring.standings import overall_standings
 from seasons.models import Season, SeasonTournament
 from seasons.players import player_history
-from tests.factories import build_world, make_tournament, page_client, play
-from tournaments.models import Player, Registration, Tournament
+from tests.factories import page_client
+from tests.seasons.conftest import KONTRA_WINS, RE_WINS, tournament_with_hans
+from tournaments.models import Player, Tournament
 
 pytestmark = pytest.mark.django_db
-
-RE_WINS = {"contract": "normal", "re": [1, 3], "re_points": 130}
-KONTRA_WINS = {"contract": "normal", "re": [1, 3], "re_points": 100}
-
-
-def tournament_with_hans(
-    alice: User,
-    slug: str,
-    day: int,
-    hans: Player | None,
-    games: list[dict[str, object]],
-    **fields: object,
-) -> tuple[Tournament, Player]:
-    """A tournament of Alice's with one table of four that played ``games``; seat 1 is Hans
-    (the given player, or a new one)."""
-    tournament = make_tournament(
-        slug, organizers=[alice], starts_on=datetime.date(2026, 10, day), **fields
-    )
-    world = build_world(tournament, (4,))
-    first = world.registrations[0]
-    if hans is not None:
-        stranger = first.player
-        Registration.objects.filter(pk=first.pk).update(player=hans)
-        stranger.delete()
-    play(world.tables[0], games)
-    return tournament, hans or Player.objects.get(registrations=first)
-
-
-@pytest.fixture
-def hans(alice: User) -> Player:
-    _, hans = tournament_with_hans(alice, "herbst", 3, None, [RE_WINS, RE_WINS])
-    tournament_with_hans(alice, "winter", 17, hans, [KONTRA_WINS])
-    tournament_with_hans(alice, "geheim", 24, hans, [RE_WINS], is_public=False)
-    return hans
 
 
 def names(response: object) -> str:
