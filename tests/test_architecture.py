@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import sys
+import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -108,3 +109,13 @@ def test_imports_point_down(package: str) -> None:
         if (layer := _layer(name)) is not None and layer > own
     ]
     assert not wrong, "\n".join(wrong)
+
+
+def test_every_layer_is_type_checked_and_listed() -> None:
+    """A new app is a layer here, in mypy's files (pyproject.toml) and in INSTALLED_APPS
+    when it has models: forgetting one leaves it unchecked."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    checked = set(config["tool"]["mypy"]["files"])
+    assert set(LAYERS) <= checked, sorted(set(LAYERS) - checked)
+    packages = {p.parent.name for p in ROOT.glob("*/__init__.py")}
+    assert packages - {"bench", "tests", "docs"} <= set(LAYERS), sorted(packages - set(LAYERS))
