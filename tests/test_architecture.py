@@ -119,3 +119,9 @@ def test_every_layer_is_type_checked_and_listed() -> None:
     assert set(LAYERS) <= checked, sorted(set(LAYERS) - checked)
     packages = {p.parent.name for p in ROOT.glob("*/__init__.py")}
     assert packages - {"bench", "tests", "docs"} <= set(LAYERS), sorted(packages - set(LAYERS))
+
+
+def test_the_readme_layout_table_names_every_app() -> None:
+    readme = (ROOT / "README.md").read_text()
+    missing = [name for name in LAYERS if f"| `{name}/` |" not in readme]
+    assert not missing, f"README's layout table lacks {missing}"
