@@ -66,6 +66,7 @@ INSTALLED_APPS = [
     "scoring",
     "archive",
     "seasons",
+    "teams",
     "documents",
     "hall",
 ]

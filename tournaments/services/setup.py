@@ -36,7 +36,7 @@ def settings_problems(
 
 # Pages under /verwaltung/ that are no tournament: a tournament with such a short name
 # could never be managed.
-RESERVED_SLUGS = frozenset({"neu", "spieler", "saisons", "import"})
+RESERVED_SLUGS = frozenset({"neu", "spieler", "saisons", "import", "ligen"})
 
 
 def slug_from_name(name: str) -> str:
