@@ -23,6 +23,8 @@ from scoring.labels import SOLO_LABELS
 from scoring.messages import ITEM_LABELS
 from scoring.models import PlayerScore, ScoreSheet
 from scoring.standings import overall_standings, series_standings
+from scoring.stats_read import player_statistics
+from scoring.stats_text import FigureCells
 from scoring.timing import series_clock
 from tournaments.models import Seat, Series
 from tournaments.views.public import visible_tournaments
@@ -428,4 +430,5 @@ class PlayerGamesView(PublicTournamentMixin, TemplateView):
             "series_blocks": series_blocks,
             "total": total,
             "total_text": points_text(total),
+            "figures": FigureCells.of(player_statistics([registration]).overall),
         }

@@ -9,37 +9,10 @@ from typing import Any
 from django.views.generic import TemplateView
 
 from scoring.charts import tournament_charts
-from scoring.statistics import PlayerFigures, Rate, SoloOutcomes
+from scoring.statistics import PlayerFigures
 from scoring.stats_read import PlayerLine, tournament_statistics
-from scoring.stats_text import average_text, count_text, percent_text
+from scoring.stats_text import RateCell, SoloCell, average_text
 from scoring.views.public import PublicTournamentMixin
-
-
-@dataclass(frozen=True)
-class RateCell:
-    percent: str
-    counts: str
-
-    @classmethod
-    def of(cls, rate: Rate) -> RateCell:
-        return cls(percent_text(rate), count_text(rate))
-
-
-@dataclass(frozen=True)
-class SoloCell:
-    """Solos of one kind: how many, won, lost, without a winner, the soloist's average."""
-
-    count: int
-    won: int
-    lost: int
-    undecided: int
-    average: str
-
-    @classmethod
-    def of(cls, solos: SoloOutcomes) -> SoloCell:
-        return cls(
-            solos.count, solos.won, solos.lost, solos.undecided, average_text(solos.average_points)
-        )
 
 
 @dataclass(frozen=True)

@@ -47,7 +47,9 @@ class PlayerFiguresSerializer(serializers.Serializer[Any]):
     solos = StatisticsRateSerializer(help_text="Solos of the games played.")
     solos_won = StatisticsRateSerializer(help_text="Solos won of the solos played.")
     re = StatisticsRateSerializer(help_text="Games won as Re of the games played as Re.")
-    kontra = StatisticsRateSerializer(help_text="Games won as Kontra of the games played as Kontra.")
+    kontra = StatisticsRateSerializer(
+        help_text="Games won as Kontra of the games played as Kontra."
+    )
     compulsory = SoloOutcomesSerializer()
     voluntary = SoloOutcomesSerializer()
 

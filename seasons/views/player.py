@@ -8,8 +8,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.views.generic import TemplateView
 
-from scoring.stats_text import average_text
-from scoring.views.statistics import RateCell, SoloCell
+from scoring.stats_text import FigureCells
 from seasons.players import player_history
 from tournaments.models import Player
 
@@ -25,16 +24,9 @@ class PlayerView(TemplateView):
         history = player_history(player, self.request.user)
         if history is None:
             raise Http404
-        overall = history.statistics.overall
         return {
             **super().get_context_data(**kwargs),
             "player": player,
             "history": history,
-            "per_series": average_text(overall.per_series),
-            "games": overall.games,
-            "solos": RateCell.of(overall.solos),
-            "solos_won": RateCell.of(overall.solos_won),
-            "re": RateCell.of(overall.re),
-            "kontra": RateCell.of(overall.kontra),
-            "compulsory": SoloCell.of(overall.compulsory),
+            "figures": FigureCells.of(history.statistics.overall),
         }

@@ -4,6 +4,7 @@ player's point of view (his party, won or lost, who scored the extras)."""
 
 from __future__ import annotations
 
+import re
 from html.parser import HTMLParser
 
 import pytest
@@ -79,7 +80,9 @@ def tables_of(html: str) -> list[tuple[list[str], list[list[str]]]]:
 
 
 def assert_rows_match_header(html: str) -> list[tuple[list[str], list[list[str]]]]:
-    tables = tables_of(html)
+    """The data tables of the page (those with a header row; a table of figures names each
+    row in its first cell instead), each row as wide as its header."""
+    tables = [(header, body) for header, body in tables_of(html) if header]
     assert tables, "no table on the page"
     for header, body in tables:
         assert body, "a table without rows"
@@ -250,7 +253,7 @@ def test_sitting_out_at_a_table_of_five(client: Client, db) -> None:
 
 def test_game_headings_are_not_repeated(client: Client, table) -> None:
     html = client.get("/turniere/cup/spieler/1/").content.decode()
-    ((header, _body),) = tables_of(html)
+    ((header, _body),) = assert_rows_match_header(html)
     assert len(set(header)) == len(header), header
 
 
@@ -260,6 +263,16 @@ def test_current_table_and_seat_come_first(client: Client, table) -> None:
     assert html.index("Table 1, seat 2") < html.index("<table")
     assert "Vorname1 Nachname1 (seat 1)" in html and "Vorname2 Nachname2 (seat" not in html
     assert 'href="/turniere/cup/serie/1/#tisch-1"' in html
+
+
+def test_his_figures_in_this_tournament(client: Client, table) -> None:
+    """Seat 1: Re and won (NORMAL), Re and lost (FOX), Kontra against the soloist of seat 3,
+    who won (SOLO): Re 1 of 2, Kontra 0 of 1, no solo of his own."""
+    html = english(client).get("/turniere/cup/spieler/1/").content.decode()
+    figures = html.split('class="statistics-figures"')[1]
+    cells = re.findall(r'<td class="num">([^<]*)(?:<small>\(([^)]*)\))?', figures)
+    assert [c[0].strip() for c in cells[:4]] == ["3", "50 %", "0 %", "0 %"]
+    assert [c[1] for c in cells[:4]] == ["", "1/2", "0/1", "0/3"]
 
 
 def test_no_current_table_after_the_series(client: Client, table) -> None:
