@@ -4,6 +4,7 @@ write tables and seats in one transaction."""
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable, Mapping, Sequence
 
 from django.db import transaction
 from django.utils import timezone
@@ -71,6 +72,51 @@ def check_can_draw(series: Series, mode: str) -> None:
         )
 
 
+#: Draws that take the place of this one for some series, registered by the app that owns
+#: those series when it starts (a team competition's group: ``teams``). Each is called with
+#: the locked series (its draw checked) and the seed asked for, and returns None for a series
+#: not its own; the first plan returned is the draw's.
+SpecialDraw = Callable[[Series, int | None], seating.Plan | None]
+SPECIAL_DRAWS: list[SpecialDraw] = []
+
+
+def write_plan(
+    series: Series,
+    tables: Sequence[Sequence[int]],
+    *,
+    seed: int,
+    mode: str,
+    repeats: int,
+    version: str,
+    registrations: Mapping[int, Registration] | None = None,
+) -> None:
+    """Replace the tables and seats of ``series`` by ``tables`` (start numbers in seat
+    order) and mark it drawn: the one place a draw is written, whichever made the plan.
+    ``registrations`` by start number saves loading them again."""
+    if registrations is None:
+        numbers = [number for table in tables for number in table]
+        registrations = {
+            r.start_number: r
+            for r in series.tournament.registrations.filter(start_number__in=numbers)
+        }
+    series.tables.all().delete()
+    created = Table.objects.bulk_create(
+        Table(series=series, number=number) for number in range(1, len(tables) + 1)
+    )
+    Seat.objects.bulk_create(
+        Seat(table=table, series=series, position=position, registration=registrations[number])
+        for table, numbers_in_seat_order in zip(created, tables, strict=True)
+        for position, number in enumerate(numbers_in_seat_order, start=1)
+    )
+    series.status = Series.Status.DRAWN
+    series.seed = seed
+    series.draw_version = version
+    series.draw_mode = mode
+    series.repeats = repeats
+    series.drawn_at = timezone.now()
+    series.save()
+
+
 @transaction.atomic
 def draw_series(
     series: Series,
@@ -83,6 +129,10 @@ def draw_series(
     """Draw (or redraw, before it starts) the tables of ``series``."""
     series = Series.objects.select_for_update().select_related("tournament").get(pk=series.pk)
     check_can_draw(series, mode)
+    for special in SPECIAL_DRAWS:
+        special_plan = special(series, seed)
+        if special_plan is not None:
+            return special_plan
     registrations = present_players(series)
     by_number = {r.start_number: r for r in registrations}
     players = [
@@ -102,22 +152,15 @@ def draw_series(
             exc.code, _describe(exc, len(players)), refusal=Refusal.CONFLICT
         ) from exc
 
-    series.tables.all().delete()
-    tables = Table.objects.bulk_create(
-        Table(series=series, number=number) for number in range(1, len(plan.tables) + 1)
+    write_plan(
+        series,
+        plan.tables,
+        seed=options.seed,
+        mode=options.mode,
+        repeats=plan.repeats,
+        version=plan.version,
+        registrations=by_number,
     )
-    Seat.objects.bulk_create(
-        Seat(table=table, series=series, position=position, registration=by_number[player_id])
-        for table, ids in zip(tables, plan.tables, strict=True)
-        for position, player_id in enumerate(ids, start=1)
-    )
-    series.status = Series.Status.DRAWN
-    series.seed = options.seed
-    series.draw_version = plan.version
-    series.draw_mode = options.mode
-    series.repeats = plan.repeats
-    series.drawn_at = timezone.now()
-    series.save()
     return plan
 
 
