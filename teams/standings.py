@@ -1,0 +1,299 @@
+"""Reads of team competitions: a group's day result, the league table with the individual
+ranking from the same games, a team's page. Each in a constant number of queries,
+whatever the number of teams, days and games.
+
+A team's points in a series are the sum of its line-up players' totals of that series in
+the group's tournament (``scoring.SeriesTotal``: deductions included); the pure
+``teams.scoring`` places the teams and hands out victory points.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from scoring.models import SeriesTotal
+from teams import scoring as team_scoring
+from teams.models import Group, GroupTeam, League, LineUp, MatchDay, SquadMember, Team
+from teams.rules import team_scoring as scoring_of
+from teams.services import Substitution, substitutions_from
+from tournaments.models import Player
+
+
+@dataclass(frozen=True)
+class TeamDayLine:
+    """A team's match day in its group: points per series (1, 2, …; 0 where nothing was
+    entered), their sum, the place (the best place of a tie) and the victory points."""
+
+    team: Team
+    series_points: tuple[int, ...]
+    points: int
+    place: int
+    shared: bool
+    victory_points: Fraction
+
+
+@dataclass(frozen=True)
+class GroupResult:
+    """A group's day, best team first. ``played``: some game of the group is entered (a
+    group not played yet is listed with every team on 0 and is left out of the table)."""
+
+    group: Group
+    lines: tuple[TeamDayLine, ...]
+    played: bool
+
+
+@dataclass(frozen=True)
+class LeagueLine:
+    """A team's line of the league table; ``days`` its day lines, match day by match day."""
+
+    team: Team
+    place: int
+    shared: bool
+    victory_points: Fraction
+    points: int
+    day_wins: int
+    best_day: int
+    days: tuple[tuple[MatchDay, TeamDayLine], ...]
+
+
+@dataclass(frozen=True)
+class PlayerLine:
+    """A player's line of the individual ranking: his points over the series he played in
+    the league's groups (deductions included), best first; equal points share the place."""
+
+    player: Player
+    team: Team | None
+    place: int
+    points: int
+    series: int
+
+
+@dataclass(frozen=True)
+class LeagueTable:
+    league: League
+    teams: tuple[LeagueLine, ...]
+    players: tuple[PlayerLine, ...]
+    groups: tuple[GroupResult, ...]
+
+
+@dataclass(frozen=True)
+class SeriesLineUp:
+    series_number: int
+    players: tuple[Player, ...]
+
+
+@dataclass(frozen=True)
+class TeamDay:
+    """A team's match day: its group, line-ups per series, substitutions and result."""
+
+    match_day: MatchDay
+    group: Group
+    line_ups: tuple[SeriesLineUp, ...]
+    substitutions: tuple[Substitution, ...]
+    result: TeamDayLine | None
+    played: bool
+
+
+@dataclass(frozen=True)
+class TeamPage:
+    team: Team
+    squad: tuple[Player, ...]
+    days: tuple[TeamDay, ...]
+
+
+def _results(
+    league: League, groups: Sequence[Group]
+) -> tuple[dict[int, GroupResult], list[LineUp], dict[tuple[int, int], SeriesTotal]]:
+    """The results of ``groups`` (of one league, their match days loaded) in three queries;
+    also the line-ups and totals they were made from."""
+    scoring = scoring_of(league)
+    ids = [group.pk for group in groups]
+    entries = list(
+        GroupTeam.objects.filter(group__in=ids).select_related("team").order_by("group", "order")
+    )
+    line_ups = list(
+        LineUp.objects.filter(group__in=ids)
+        .select_related("player")
+        .order_by("group", "series_number", "team", "order")
+    )
+    totals = {
+        (total.registration_id, total.series_number): total
+        for total in SeriesTotal.objects.filter(
+            tournament__in=[group.tournament_id for group in groups]
+        )
+    }
+    series_count = league.series_per_day
+    points: dict[tuple[int, int], list[int]] = defaultdict(lambda: [0] * series_count)
+    played: set[int] = set()
+    for line in line_ups:
+        total = totals.get((line.registration_id, line.series_number))
+        if total is None or not 1 <= line.series_number <= series_count:
+            continue
+        points[(line.group_id, line.team_id)][line.series_number - 1] += total.points
+        if total.entries:
+            played.add(line.group_id)
+    teams_of: dict[int, list[Team]] = defaultdict(list)
+    for entry in entries:
+        teams_of[entry.group_id].append(entry.team)
+    results: dict[int, GroupResult] = {}
+    for group in groups:
+        teams = {team.pk: team for team in teams_of[group.pk]}
+        day = [
+            team_scoring.TeamResult(team=pk, player_points=tuple(points[(group.pk, pk)]))
+            for pk in teams
+        ]
+        ranked = team_scoring.rank_group(day, scoring) if day else ()
+        results[group.pk] = GroupResult(
+            group=group,
+            lines=tuple(
+                TeamDayLine(
+                    team=teams[line.team],
+                    series_points=tuple(points[(group.pk, line.team)]),
+                    points=line.points,
+                    place=line.place,
+                    shared=line.shared,
+                    victory_points=line.victory_points,
+                )
+                for line in ranked
+            ),
+            played=group.pk in played,
+        )
+    return results, line_ups, totals
+
+
+def group_result(group: Group) -> GroupResult:
+    """One group's day: per team its points per series and in all, its place and victory
+    points (four queries)."""
+    group = Group.objects.select_related("match_day__league").get(pk=group.pk)
+    results, _line_ups, _totals = _results(group.match_day.league, [group])
+    return results[group.pk]
+
+
+def league_table(league: League) -> LeagueTable:
+    """The league table over every played group (``teams.scoring.rank_season``: victory
+    points, game points, then the league's tie-breaks) and the individual ranking of the
+    players from the same games. Five queries."""
+    groups = list(
+        Group.objects.filter(match_day__league=league)
+        .select_related("match_day")
+        .order_by("match_day__number", "number")
+    )
+    results, line_ups, totals = _results(league, groups)
+    teams = {team.pk: team for team in Team.objects.filter(league=league)}
+    by_day: dict[int, list[GroupResult]] = defaultdict(list)
+    for group in groups:
+        if results[group.pk].played:
+            by_day[group.match_day.number].append(results[group.pk])
+    days = [by_day[number] for number in sorted(by_day)]
+    season = team_scoring.rank_season(
+        [
+            [
+                [
+                    team_scoring.TeamResult(team=line.team.pk, player_points=line.series_points)
+                    for line in result.lines
+                ]
+                for result in day
+            ]
+            for day in days
+        ],
+        scoring_of(league),
+    )
+    day_lines: dict[int, list[tuple[MatchDay, TeamDayLine]]] = defaultdict(list)
+    for day in days:
+        for result in day:
+            for line in result.lines:
+                day_lines[line.team.pk].append((result.group.match_day, line))
+    team_lines = tuple(
+        LeagueLine(
+            team=teams[line.team],
+            place=line.place,
+            shared=line.shared,
+            victory_points=line.victory_points,
+            points=line.points,
+            day_wins=line.day_wins,
+            best_day=line.best_day,
+            days=tuple(day_lines[line.team]),
+        )
+        for line in season
+    )
+    # The individual ranking: every series a player was lined up for and has a total.
+    player_points: dict[int, int] = defaultdict(int)
+    player_series: dict[int, int] = defaultdict(int)
+    players: dict[int, Player] = {}
+    team_of: dict[int, Team] = {}
+    for line_up in line_ups:
+        total = totals.get((line_up.registration_id, line_up.series_number))
+        if total is None or not total.entries:
+            continue
+        players[line_up.player_id] = line_up.player
+        team_of[line_up.player_id] = teams[line_up.team_id]
+        player_points[line_up.player_id] += total.points
+        player_series[line_up.player_id] += 1
+    ordered = sorted(
+        players,
+        key=lambda pk: (-player_points[pk], players[pk].last_name, players[pk].first_name, pk),
+    )
+    player_lines: list[PlayerLine] = []
+    for index, pk in enumerate(ordered):
+        place = index + 1
+        if player_lines and player_lines[-1].points == player_points[pk]:
+            place = player_lines[-1].place
+        player_lines.append(
+            PlayerLine(
+                player=players[pk],
+                team=team_of.get(pk),
+                place=place,
+                points=player_points[pk],
+                series=player_series[pk],
+            )
+        )
+    return LeagueTable(
+        league=league,
+        teams=team_lines,
+        players=tuple(player_lines),
+        groups=tuple(results[group.pk] for group in groups),
+    )
+
+
+def team_page(team: Team) -> TeamPage:
+    """A team's squad, and per match day its group, line-ups per series with the
+    substitutions between them, and its result. Six queries."""
+    team = Team.objects.select_related("league").get(pk=team.pk)
+    squad = tuple(
+        member.player
+        for member in SquadMember.objects.filter(team=team)
+        .select_related("player")
+        .order_by("player__last_name", "player__first_name", "player__pk")
+    )
+    groups = list(
+        Group.objects.filter(group_teams__team=team)
+        .select_related("match_day")
+        .order_by("match_day__number", "number")
+    )
+    results, line_ups, _totals = _results(team.league, groups)
+    own: dict[int, dict[int, dict[int, Player]]] = defaultdict(lambda: defaultdict(dict))
+    ordered: dict[int, dict[int, list[Player]]] = defaultdict(lambda: defaultdict(list))
+    for line in line_ups:
+        if line.team_id == team.pk:
+            own[line.group_id][line.series_number][line.player_id] = line.player
+            ordered[line.group_id][line.series_number].append(line.player)
+    days = []
+    for group in groups:
+        result = results[group.pk]
+        days.append(
+            TeamDay(
+                match_day=group.match_day,
+                group=group,
+                line_ups=tuple(
+                    SeriesLineUp(number, tuple(players))
+                    for number, players in sorted(ordered[group.pk].items())
+                ),
+                substitutions=tuple(substitutions_from(team, own[group.pk])),
+                result=next((line for line in result.lines if line.team.pk == team.pk), None),
+                played=result.played,
+            )
+        )
+    return TeamPage(team=team, squad=squad, days=tuple(days))
