@@ -10,14 +10,12 @@ explains itself: every result with whether it counts and why not.
 from __future__ import annotations
 
 import calendar
-import dataclasses
 import datetime
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
-from functools import cached_property
 
 
 class Basis(StrEnum):
@@ -73,7 +71,7 @@ PLACEMENT_POINTS = RankingRule(
 PRESETS: dict[str, RankingRule] = {r.name: r for r in (DDV_RANGLISTE, BEST_N, PLACEMENT_POINTS)}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Result:
     """A player's result in one tournament: his points in every series he played, and his
     place in its final standings (None when it has none, e.g. withdrawn)."""
@@ -83,13 +81,14 @@ class Result:
     held_on: datetime.date
     series_points: tuple[int, ...]
     place: int | None = None
+    # The sum of the series, read several times a result while ranking: computed once.
+    total: int = field(init=False, repr=False, compare=False)
 
-    @cached_property  # read several times a result while ranking; computed once
-    def total(self) -> int:
-        return sum(self.series_points)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "total", sum(self.series_points))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Entry:
     """One result in a player's line: what it is worth under the rule and whether it counts."""
 
@@ -102,7 +101,7 @@ class Entry:
         return self.why is Why.COUNTED
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Line:
     player: int
     place: int | None  # None: not ranked (too few series)
@@ -112,14 +111,14 @@ class Line:
     total: int  # points of the counted results
     entries: tuple[Entry, ...]  # newest first
     missing_series: int  # series still needed to be ranked
+    counted: tuple[Entry, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "counted", tuple(e for e in self.entries if e.counted))
 
     @property
     def ranked(self) -> bool:
         return self.place is not None
-
-    @cached_property
-    def counted(self) -> tuple[Entry, ...]:
-        return tuple(e for e in self.entries if e.counted)
 
 
 def months_before(day: datetime.date, months: int) -> datetime.date:
@@ -154,12 +153,16 @@ def score(rule: RankingRule, result: Result) -> int:
 
 
 #: Tie-breaks after the main value, each larger is better.
-TIEBREAKS: dict[str, Callable[[Line], object]] = {
+TIEBREAKS: dict[str, Callable[[Line], int]] = {
     "series": lambda line: line.series,
     "total": lambda line: line.total,
     "tournaments": lambda line: len(line.counted),
     "best_result": lambda line: max((e.score for e in line.counted), default=0),
 }
+
+
+def _newest_first(result: Result) -> tuple[datetime.date, int]:
+    return result.held_on, result.tournament
 
 
 def _line(
@@ -169,28 +172,33 @@ def _line(
     reference: datetime.date,
     opens: datetime.date | None,
 ) -> Line:
-    newest_first = sorted(results, key=lambda r: (r.held_on, r.tournament), reverse=True)
-    inside = [i for i, r in enumerate(newest_first) if _inside(r.held_on, reference, opens)]
-    counted = set(inside)
-    if rule.best_n is not None:
+    newest_first = sorted(results, key=_newest_first, reverse=True)
+    if rule.basis is Basis.PLACEMENT_POINTS:
+        scores = [score(rule, r) for r in newest_first]
+    else:
+        scores = [r.total for r in newest_first]
+    inside = [_inside(r.held_on, reference, opens) for r in newest_first]
+    if rule.best_n is None:
+        why = [Why.COUNTED if ok else Why.OUTSIDE_WINDOW for ok in inside]
+    else:
         # The best N by score; among equal scores the newer result counts (sorted is stable).
-        best = sorted(inside, key=lambda i: -score(rule, newest_first[i]))[: rule.best_n]
-        counted = set(best)
-    entries = tuple(
-        Entry(
-            r,
-            score(rule, r),
-            Why.COUNTED if i in counted else Why.DROPPED if i in inside else Why.OUTSIDE_WINDOW,
-        )
-        for i, r in enumerate(newest_first)
-    )
-    chosen = [e.result for e in entries if e.counted]
-    series = sum(len(r.series_points) for r in chosen)
-    total = sum(r.total for r in chosen)
+        candidates = [i for i, ok in enumerate(inside) if ok]
+        best = set(sorted(candidates, key=lambda i: -scores[i])[: rule.best_n])
+        why = [
+            Why.COUNTED if i in best else Why.DROPPED if ok else Why.OUTSIDE_WINDOW
+            for i, ok in enumerate(inside)
+        ]
+    entries = tuple(map(Entry, newest_first, scores, why))
+    series = total = counted_scores = 0
+    for entry in entries:
+        if entry.why is Why.COUNTED:
+            series += len(entry.result.series_points)
+            total += entry.result.total
+            counted_scores += entry.score
     if rule.basis is Basis.SERIES_AVERAGE:
         value = Fraction(total, series) if series else Fraction(0)
     else:
-        value = Fraction(sum(e.score for e in entries if e.counted))
+        value = Fraction(counted_scores)
     return Line(
         player=player,
         place=None,
@@ -203,19 +211,28 @@ def _line(
     )
 
 
-def _key(rule: RankingRule, line: Line) -> tuple[object, ...]:
-    return (line.value, *(TIEBREAKS[k](line) for k in rule.tiebreak if k in TIEBREAKS))
+def _key(rule: RankingRule, line: Line) -> tuple[float | Fraction | int, ...]:
+    """Larger is better. The value's float comes first: it is rounded correctly, so never in
+    the wrong order, and compares much faster than the exact value, which only decides
+    between equal floats."""
+    return (
+        float(line.value),
+        line.value,
+        *(TIEBREAKS[k](line) for k in rule.tiebreak if k in TIEBREAKS),
+    )
 
 
-def _best_first(rule: RankingRule, line: Line) -> tuple[object, ...]:
-    """Sort key: larger values first, then the player's key (an order independent of input)."""
-    return (*(_negated(v) for v in _key(rule, line)), line.player)
-
-
-def _negated(value: object) -> int | Fraction:
-    if isinstance(value, (int, Fraction)):
-        return -value
-    raise TypeError(value)
+def _placed(line: Line, place: int, shared: bool) -> Line:
+    return Line(
+        player=line.player,
+        place=place,
+        shared=shared,
+        value=line.value,
+        series=line.series,
+        total=line.total,
+        entries=line.entries,
+        missing_series=line.missing_series,
+    )
 
 
 def rank_season(
@@ -224,26 +241,30 @@ def rank_season(
     """Every player with a result (one result per player and tournament): the ranked ones
     best first with their places (equal on the value and every tie-break: the same place,
     the next one skipped), then the players still short of ``min_series`` (best first, no
-    place), then those with nothing counted."""
+    place), then those with nothing counted. Among equals, the smaller player key first (an
+    order independent of the input's)."""
     by_player: dict[int, list[Result]] = defaultdict(list)
     for result in results:
         by_player[result.player].append(result)
     opens = window_opens(rule, reference)
-    lines = [_line(rule, p, rs, reference, opens) for p, rs in by_player.items()]
-    ranked = sorted(
-        (ln for ln in lines if ln.counted and not ln.missing_series),
-        key=lambda ln: _best_first(rule, ln),
-    )
-    line_keys = [_key(rule, ln) for ln in ranked]
-    keys = Counter(line_keys)
+    ranked: list[tuple[tuple[float | Fraction | int, ...], int, Line]] = []
+    rest: list[tuple[bool, tuple[float | Fraction | int, ...], int, Line]] = []
+    for player, found in by_player.items():
+        line = _line(rule, player, found, reference, opens)
+        if line.counted and not line.missing_series:
+            ranked.append((_key(rule, line), -player, line))
+        else:
+            rest.append((bool(line.counted), _key(rule, line), -player, line))
+    # Sorted by the key tuples alone (the player is unique): no comparison reaches the line.
+    ranked.sort(key=lambda t: t[:2], reverse=True)
+    rest.sort(key=lambda t: t[:3], reverse=True)
     placed: list[Line] = []
-    for index, line in enumerate(ranked):
-        key = line_keys[index]
-        tied = bool(placed) and line_keys[index - 1] == key
-        place = placed[-1].place if tied else index + 1
-        placed.append(dataclasses.replace(line, place=place, shared=keys[key] > 1))
-    rest = sorted(
-        (ln for ln in lines if not (ln.counted and not ln.missing_series)),
-        key=lambda ln: (not ln.counted, *_best_first(rule, ln)),
-    )
-    return (*placed, *rest)
+    place = 0
+    for index, (key, _p, line) in enumerate(ranked):
+        if not index or ranked[index - 1][0] != key:
+            place = index + 1
+        shared = (index > 0 and ranked[index - 1][0] == key) or (
+            index + 1 < len(ranked) and ranked[index + 1][0] == key
+        )
+        placed.append(_placed(line, place, shared))
+    return (*placed, *(line for *_k, line in rest))

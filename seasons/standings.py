@@ -23,6 +23,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
+from typing import cast
 
 from django.db import connection
 from django.db.models import Max, Q
@@ -50,7 +51,7 @@ class TournamentInfo:
     players: int = 0
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ResultLine:
     """One tournament of a player's line: its series points, place, worth and whether it
     counts (``why``: counted, dropped, outside_window)."""
@@ -212,34 +213,33 @@ def _season_ranking(
     every = json.loads("[" + ",".join(row[6] or "[]" for row in found) + "]")
 
     names: dict[int, tuple[str, str]] = {}
-    by_tournament: dict[int, list[tuple[int, tuple[int | None, ...]]]] = defaultdict(list)
-    players_of: dict[int, int] = defaultdict(int)
-    owner: dict[int, tuple[int, int]] = {}  # registration -> (player, tournament)
-    for row, played in zip(found, every, strict=True):
-        registration, tournament, player, first, last, player_club = row[:6]
+    # tournament -> [(registration, player, series points padded with None)]
+    by_tournament: dict[int, list[tuple[int, int, tuple[int | None, ...]]]] = defaultdict(list)
+    for (registration, tournament, player, first, last, player_club, _t), played in zip(
+        found, every, strict=True
+    ):
         names[player] = (f"{first} {last}", player_club)
-        by_tournament[tournament].append((registration, tuple(played)))
-        players_of[tournament] += 1
-        owner[registration] = (player, tournament)
+        by_tournament[tournament].append((registration, player, tuple(played)))
 
     info = {
-        pk: dataclasses.replace(t, players=players_of[pk])
+        pk: dataclasses.replace(t, players=len(by_tournament.get(pk, ())))
         for pk, (t, _tb, _c) in tournaments.items()
     }
     results: list[Result] = []
     for tournament, rows in by_tournament.items():
         held_on = info[tournament].starts_on
         _t, tiebreak, columns = tournaments[tournament]
-        place_of = _places(rows, tiebreak, columns) if with_places else {}
-        for registration, played in rows:
-            points = tuple(p for p in played if p is not None)
+        place_of = _places([(r, p) for r, _pl, p in rows], tiebreak, columns) if with_places else {}
+        for registration, player, played in rows:
+            # A withdrawn player's series after he left are None; most players have none.
+            points = tuple(p for p in played if p is not None) if None in played else played
             if points:
                 results.append(
                     Result(
-                        owner[registration][0],
+                        player,
                         tournament,
                         held_on,
-                        points,
+                        cast("tuple[int, ...]", points),
                         place_of.get(registration),
                     )
                 )
@@ -269,7 +269,7 @@ def _season_ranking(
                         e.result.total,
                         e.result.place,
                         e.score,
-                        str(e.why),
+                        e.why,  # a str
                     )
                     for e in line.entries
                 ),

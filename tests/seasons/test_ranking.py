@@ -24,6 +24,7 @@ from seasons.ranking import (
     months_before,
     rank_season,
 )
+from tests.seasons import reference_ranking
 
 REFERENCE = datetime.date(2026, 11, 28)
 
@@ -221,3 +222,53 @@ def test_the_order_is_total_and_places_follow_it(rule: RankingRule, results: lis
             assert len(line.counted) <= rule.best_n
     # The same results in another order give the same ranking.
     assert rank_season(rule, list(reversed(results)), REFERENCE) == lines
+
+
+# Averages that differ by less than a float can tell apart (10^17 and 10^17 + 1/2 are one
+# float), and equal averages of different series (1/2 = 2/4).
+BIG = 10**17
+close_results = st.lists(
+    st.builds(
+        Result,
+        player=st.integers(1, 8),
+        tournament=st.integers(1, 12),
+        held_on=st.dates(day("2024-12-01"), day("2026-11-28")),
+        series_points=st.sampled_from(
+            [(BIG,), (BIG, BIG + 1), (BIG + 1, BIG), (0, 1), (1, 0, 1, 0), (1,), (-1,), (2, -1)]
+        )
+        | st.lists(st.integers(-150, 250), min_size=1, max_size=4).map(tuple),
+        place=st.none() | st.integers(1, 20),
+    ),
+    max_size=40,
+    unique_by=lambda r: (r.player, r.tournament),
+)
+
+
+@given(rule=rules, results=results_strategy | close_results)
+def test_the_fast_ranking_gives_the_lines_of_the_plain_one(
+    rule: RankingRule, results: list[Result]
+) -> None:
+    """``rank_season`` is written for speed (floats before exact values, one pass per
+    player); ``tests.seasons.reference_ranking`` says the same plainly."""
+    assert rank_season(rule, results, REFERENCE) == reference_ranking.rank_season(
+        rule, results, REFERENCE
+    )
+
+
+def test_averages_closer_than_a_float_are_told_apart() -> None:
+    """10^17 and 10^17 + 1/2 are one float: the exact value decides."""
+    rule = dataclasses.replace(DDV_RANGLISTE, min_series=0, tiebreak=())
+    lines = rank_season(
+        rule,
+        [
+            result(1, 1, "2026-01-10", BIG),
+            result(2, 1, "2026-01-10", BIG, BIG + 1),
+            result(3, 1, "2026-01-10", BIG + 1, BIG),
+        ],
+        REFERENCE,
+    )
+    assert [(ln.player, ln.place, ln.shared) for ln in lines] == [
+        (2, 1, True),
+        (3, 1, True),
+        (1, 3, False),
+    ]
