@@ -348,6 +348,10 @@ def test_league_table_reads_in_constant_queries(alice: User) -> None:
     with CaptureQueriesContext(connection) as page:
         team_page(teams[0])
     assert len(page) == 6
+    second = Group.objects.get(match_day__league=league, match_day__number=2)
+    with CaptureQueriesContext(connection) as group:
+        group_result(second)
+    assert len(group) == 4
 
 
 def test_no_line_up_without_the_owner(alice: User) -> None:

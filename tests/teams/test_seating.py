@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from teams.seating import TeamSeating, TeamSeatingError, seat_teams
+from teams.seating import TeamSeating, TeamSeatingError, seat_teams, seat_uneven
 
 FOUR = [[10 * x + m for m in range(1, 5)] for x in range(1, 5)]  # team x: 10x+1 .. 10x+4
 FIVE = [[10 * x + m for m in range(1, 6)] for x in range(1, 6)]
@@ -100,3 +100,48 @@ def test_any_line_up_and_seed_keep_teams_apart_without_repeats(
         for table in tables:
             assert sorted(team_of[p] for p in table) == list(range(size))
     assert seating.repeats == 0
+
+
+# -- line-ups that are not square (a player missing) ------------------------------------------
+
+
+def test_a_missing_player_gives_three_tables_of_five_with_one_pair_of_mates_each() -> None:
+    teams = [FOUR[0], FOUR[1], FOUR[2], FOUR[3][:3]]
+    seating = seat_uneven(teams, seed=3)
+    assert sorted(len(table) for table in seating.tables) == [5, 5, 5]
+    # Five players of four teams: one pair of team-mates at every table, and no more.
+    for table in seating.tables:
+        assert sorted(Counter(_team_of(p) for p in table).values()) == [1, 1, 1, 2]
+    assert seating.together == 3 and seating.repeats == 0
+    assert seat_uneven(teams, seed=3) == seating
+
+
+def test_uneven_seating_avoids_earlier_meetings_where_it_can() -> None:
+    teams = [team[:4] for team in FIVE]  # five teams of four: five tables of four
+    first = seat_uneven(teams, seed=1)
+    second = seat_uneven(teams, [[list(t) for t in first.tables]], seed=1)
+    assert first.together == second.together == 0
+    assert second.repeats == 0
+
+
+@given(
+    size=st.sampled_from([4, 5]),
+    missing=st.lists(st.booleans(), min_size=5, max_size=5).filter(any),
+    seed=st.integers(min_value=0, max_value=1_000),
+)
+def test_uneven_line_ups_seat_everyone_once_with_the_fewest_mates_together(
+    size: int, missing: list[bool], seed: int
+) -> None:
+    pairs = zip(FIVE[:size], missing[:size], strict=True)
+    teams = [team[: size - 1] if gone else team[:size] for team, gone in pairs]
+    players = sorted(p for team in teams for p in team)
+    try:
+        seating = seat_uneven(teams, seed=seed)
+    except TeamSeatingError as error:  # 6, 7 or 11 players: no split into fours and fives
+        assert error.code == "no_table_split" and len(players) in (6, 7, 11)
+        return
+    assert sorted(p for table in seating.tables for p in table) == players
+    assert all(len(table) in (4, 5) for table in seating.tables)
+    # A table of n players from ``size`` teams holds at least n - size pairs of mates.
+    bound = sum(max(0, len(table) - len(teams)) for table in seating.tables)
+    assert seating.together == bound
