@@ -401,19 +401,16 @@ def make_match_days(
         plan = schedule_core.make_schedule(len(teams), league.days, league.seed)
     except schedule_core.ScheduleError as exc:
         if exc.code == "no_group_split":
-            raise ServiceError(
-                exc.code,
-                _(
-                    "%(n)d teams cannot be split into groups of four and five; "
-                    "%(below)s or %(above)d teams can."
-                )
-                % {
-                    "n": len(teams),
-                    "below": exc.params.get("below") or "—",
-                    "above": exc.params["above"],
-                },
-                refusal=Refusal.CONFLICT,
-            ) from exc
+            below, above = exc.params.get("below"), exc.params["above"]
+            message = _(
+                "%(n)d teams cannot be split into groups of four and five; %(above)d teams can."
+            ) % {"n": len(teams), "above": above}
+            if below:
+                message = _(
+                    "%(n)d teams cannot be split into groups of four and five; %(below)d or "
+                    "%(above)d teams can."
+                ) % {"n": len(teams), "below": below, "above": above}
+            raise ServiceError(exc.code, message, refusal=Refusal.CONFLICT) from exc
         raise
     old = list(Tournament.objects.filter(team_group__match_day__league=league))
     MatchDay.objects.filter(league=league).delete()

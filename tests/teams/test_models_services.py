@@ -157,6 +157,15 @@ def test_sixteen_teams_meet_each_other_exactly_once_in_five_days(alice: User) ->
     assert MatchDay.objects.filter(league=league).count() == 5
 
 
+def test_a_league_of_seven_teams_has_no_groups(alice: User) -> None:
+    league, _teams, _players = league_with_teams(alice, 7, squad=0)
+    with pytest.raises(ServiceError) as info:
+        make_match_days(league, actor=organizer(alice))
+    assert info.value.code == "no_group_split"
+    assert "5 or 8" in info.value.message
+    assert not MatchDay.objects.exists()
+
+
 def test_match_days_stay_once_a_group_has_drawn(alice: User) -> None:
     league, teams, players = league_with_teams(alice, 4, days=1, series_per_day=1)
     make_match_days(league, actor=organizer(alice))
