@@ -8,6 +8,10 @@ class SeasonsConfig(AppConfig):
 
     def ready(self) -> None:
         from scoring.demo import demo_built
+        from scoring.signals import totals_changed
         from seasons.demo import season_in_demo
+        from seasons.services import refresh_after_results
 
         demo_built.connect(season_in_demo, dispatch_uid="seasons-demo-season")
+        # A result of an attached tournament changed: refresh the seasons' stored rankings.
+        totals_changed.connect(refresh_after_results, dispatch_uid="seasons-refresh-entries")

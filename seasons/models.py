@@ -33,6 +33,10 @@ class Season(models.Model):
         Tournament, through="SeasonTournament", related_name="seasons", blank=True
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    # The stored ranking (``SeasonEntry``): refreshes asked for, and the count of requests
+    # the stored entries cover (``seasons.services.refresh_season_entries``).
+    entries_requested = models.PositiveBigIntegerField(default=0, editable=False)
+    entries_done = models.PositiveBigIntegerField(default=0, editable=False)
 
     class Meta:
         ordering = ["name"]
@@ -89,3 +93,43 @@ class SeasonChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.season}: {self.action}"
+
+
+class SeasonEntry(models.Model):
+    """A player's line in a season's ranking, stored for the reads that must be quick (his
+    page): written by ``seasons.services.refresh_season_entries`` from ``season_ranking``
+    whenever results of an attached tournament or the season change. The value is exact:
+    ``value_numerator / value_denominator`` (the average per series, or the counted sum)."""
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="entries")
+    player = models.ForeignKey(
+        "tournaments.Player", on_delete=models.CASCADE, related_name="season_entries"
+    )
+    place = models.PositiveIntegerField(null=True, blank=True)
+    shared = models.BooleanField(default=False)
+    value_numerator = models.BigIntegerField()
+    value_denominator = models.PositiveBigIntegerField()
+    series = models.PositiveIntegerField()
+    total = models.BigIntegerField()
+    tournaments = models.PositiveIntegerField()
+    missing_series = models.PositiveIntegerField()
+    ranked = models.BooleanField()
+    computed_at = models.DateTimeField()
+
+    class Meta:
+        verbose_name = _("stored season line")
+        verbose_name_plural = _("stored season lines")
+        constraints = [
+            models.UniqueConstraint(fields=["season", "player"], name="season_entry_once"),
+            models.CheckConstraint(
+                condition=models.Q(value_denominator__gt=0), name="season_entry_denominator"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(ranked=True, place__isnull=False)
+                | models.Q(ranked=False, place__isnull=True),
+                name="season_entry_ranked_has_place",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.season_id}: {self.player_id} ({self.place})"

@@ -21,7 +21,7 @@ from common.charts import Chart
 from scoring.charts import player_charts
 from scoring.stats_read import PlayerStatistics, player_statistics
 from seasons.models import Season
-from seasons.standings import SeasonLine, _places, player_seasons
+from seasons.standings import StoredLine, _places, player_seasons
 from tournaments.models import DEFAULT_TIEBREAK, Player, Registration, Series, Tournament
 
 
@@ -45,7 +45,7 @@ class TournamentResult:
 class PlayerHistory:
     player: Player
     results: tuple[TournamentResult, ...]  # newest first
-    seasons: tuple[tuple[Season, SeasonLine], ...]
+    seasons: tuple[tuple[Season, StoredLine], ...]  # his stored lines
     statistics: PlayerStatistics
     charts: tuple[Chart, ...]
 
@@ -82,7 +82,7 @@ def player_history(
 ) -> PlayerHistory | None:
     """Everything the player's page shows, or None when ``viewer`` may see none of his
     tournaments (the page is then not found: it would tell that he exists). Two statements
-    for the tournaments and places, three for the statistics, two per public season."""
+    for the tournaments and places, three for the statistics, one for his seasons."""
     started = Max("series__number", filter=~Q(series__status=Series.Status.PLANNED))
     mine = list(
         Registration.objects.filter(visible_registrations(player, viewer))

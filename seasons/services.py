@@ -1,24 +1,33 @@
 """Use cases of seasons: create or change a season, attach or detach a tournament. Each runs
-in one transaction and records a ``SeasonChange``; refusals are ``ServiceError``s."""
+in one transaction and records a ``SeasonChange``; refusals are ``ServiceError``s.
+
+And the season's stored ranking (``SeasonEntry``): ``refresh_season_entries`` rewrites it
+from ``season_ranking``; the changes above call it in their transaction, a change of an
+attached tournament's results asks for it (``request_refresh``, a task per season), and the
+management command ``refresh_seasons`` runs it for every season."""
 
 from __future__ import annotations
 
 import datetime
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_slug
 from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from common import slugs
 from common.services import Refusal, ServiceError
 from scoring.services import Actor
-from seasons.models import Season, SeasonChange, SeasonTournament
+from seasons.models import Season, SeasonChange, SeasonEntry, SeasonTournament
 from seasons.permissions import attachable_tournaments, can_manage
 from seasons.ranking import PRESETS
 from seasons.rules import override_problems
+from seasons.standings import season_ranking
 from tournaments.models import Tournament
 
 NAME_MAX_LENGTH = 160
@@ -163,6 +172,7 @@ def change_season(season: Season, data: SeasonData, *, actor: Actor) -> Season:
     after = _snapshot(season)
     if after != before:
         _log(season, "seasons.season.changed", actor, before=before, after=after)
+        refresh_season_entries(season)
     return season
 
 
@@ -187,6 +197,7 @@ def attach_tournament(season: Season, tournament: Tournament, *, actor: Actor) -
             actor,
             after={"tournament": tournament.slug, "name": tournament.name},
         )
+        refresh_season_entries(season)
     return created
 
 
@@ -202,4 +213,85 @@ def detach_tournament(season: Season, tournament: Tournament, *, actor: Actor) -
             actor,
             before={"tournament": tournament.slug, "name": tournament.name},
         )
+        refresh_season_entries(season)
     return bool(deleted)
+
+
+# --- The stored ranking ---------------------------------------------------------------------
+
+
+def refresh_season_entries(season: Season, *, requested: int | None = None) -> bool:
+    """Rewrite the season's ``SeasonEntry`` rows from its ranking, in one transaction;
+    False when there was nothing to do.
+
+    ``requested``: the refresh a task was queued for (``request_refresh``). It is skipped
+    when a refresh that read the results after that request has been stored meanwhile, and
+    so is the writing when one that read them later than this one was stored while it
+    computed. The ranking is computed before the season is locked: the lock only orders the
+    writes."""
+    counted = (
+        Season.objects.filter(pk=season.pk).values_list("entries_requested", "entries_done").first()
+    )
+    if counted is None or (requested is not None and counted[1] >= requested):
+        return False
+    covers = counted[0]  # every request so far was committed before the ranking's reads
+    ranking = season_ranking(season)
+    now = timezone.now()
+    with transaction.atomic():
+        done = (
+            Season.objects.select_for_update()
+            .filter(pk=season.pk)
+            .values_list("entries_done", flat=True)
+            .first()
+        )
+        if done is None or (requested is not None and done >= covers):
+            return False
+        SeasonEntry.objects.filter(season=season).delete()
+        SeasonEntry.objects.bulk_create(
+            (
+                SeasonEntry(
+                    season=season,
+                    player_id=line.player,
+                    place=line.place,
+                    shared=line.shared,
+                    value_numerator=line.exact.numerator,
+                    value_denominator=line.exact.denominator,
+                    series=line.series,
+                    total=line.total,
+                    tournaments=line.tournaments,
+                    missing_series=line.missing_series,
+                    ranked=line.ranked,
+                    computed_at=now,
+                )
+                for line in ranking.lines
+            ),
+            batch_size=2000,
+        )
+        Season.objects.filter(pk=season.pk).update(entries_done=max(done, covers))
+    return True
+
+
+def request_refresh(season_ids: Iterable[int]) -> None:
+    """Count a refresh request for each season and queue a task that refreshes it (the
+    tasks of requests that one refresh covers do nothing). Call it after the change has
+    committed."""
+    from seasons.tasks import refresh_season  # tasks call the services, not the reverse
+
+    ids = sorted(set(season_ids))
+    if not ids:
+        return
+    Season.objects.filter(pk__in=ids).update(entries_requested=F("entries_requested") + 1)
+    for pk, requested in Season.objects.filter(pk__in=ids).values_list("pk", "entries_requested"):
+        refresh_season.delay(pk, requested)
+
+
+def refresh_after_results(sender: object, *, tournament_id: int, **kwargs: object) -> None:
+    """Receiver of ``scoring.signals.totals_changed``: the seasons holding the tournament
+    are to be refreshed. A tournament in no season costs one indexed query."""
+    seasons = list(
+        SeasonTournament.objects.filter(tournament_id=tournament_id).values_list(
+            "season_id", flat=True
+        )
+    )
+    if seasons:
+        request_refresh(seasons)

@@ -8,6 +8,9 @@ place in each tournament is that tournament's overall standings order, ranked ag
 stored place to go stale, no query per tournament). ``seasons.ranking.rank_season`` then
 ranks the season.
 
+A player's page reads his stored lines instead (``player_seasons``: ``SeasonEntry`` rows,
+kept by ``seasons.services.refresh_season_entries``), one statement for all his seasons.
+
 Withdrawn players keep what they played, as in the standings.
 """
 
@@ -31,8 +34,8 @@ from django.utils import timezone
 
 from scoring.models import TournamentTotal
 from scoring.ranking import StandingRow, rank
-from seasons.models import Season, SeasonTournament
-from seasons.ranking import Basis, Line, RankingRule, Result, Why, rank_season, window_opens
+from seasons.models import Season, SeasonEntry, SeasonTournament
+from seasons.ranking import Basis, RankingRule, Result, Why, rank_season, window_opens
 from seasons.rules import ranking_rule, uses_places
 from tournaments.models import DEFAULT_TIEBREAK, Player, Registration, Series, Tournament
 
@@ -164,13 +167,12 @@ def _places(
     return {r.row.key: r.place for r in rank(standing, tiebreak)}
 
 
-def _value(rule: RankingRule, line: Line) -> Decimal | int:
+def _value(rule: RankingRule, exact: Fraction) -> Decimal | int:
     if rule.basis is Basis.SERIES_AVERAGE:
-        exact = line.value
         return (Decimal(exact.numerator) / Decimal(exact.denominator)).quantize(
             CENT, rounding=ROUND_HALF_UP
         )
-    return int(line.value)
+    return int(exact)
 
 
 @contextmanager
@@ -256,7 +258,7 @@ def _season_ranking(
                 club=player_club,
                 place=line.place,
                 shared=line.shared,
-                value=_value(rule, line),
+                value=_value(rule, line.value),
                 exact=line.value,
                 series=line.series,
                 total=line.total,
@@ -293,26 +295,60 @@ def player_line(ranking: SeasonRanking, player: int) -> SeasonLine | None:
     return next((ln for ln in ranking.lines if ln.player == player), None)
 
 
-def player_seasons(player: Player) -> list[tuple[Season, SeasonLine]]:
-    """The player's line in every public season that has a result of his, by season name:
-    one statement for the seasons, then two per season (``season_ranking``)."""
-    seasons = (
-        Season.objects.filter(is_public=True, attachments__tournament__registrations__player=player)
-        .distinct()
-        .order_by("name", "pk")
+@dataclass(frozen=True)
+class StoredLine:
+    """A player's line in a season as stored (``SeasonEntry``) when it was last computed:
+    what his page and the API show, without the results behind it."""
+
+    player: int
+    place: int | None
+    shared: bool
+    value: Decimal | int  # as ``SeasonLine.value``
+    exact: Fraction
+    series: int
+    total: int
+    tournaments: int
+    missing_series: int
+    computed_at: datetime.datetime
+
+    @property
+    def ranked(self) -> bool:
+        return self.place is not None
+
+
+def stored_line(entry: SeasonEntry) -> StoredLine:
+    exact = Fraction(entry.value_numerator, entry.value_denominator)
+    rule = ranking_rule(entry.season)
+    return StoredLine(
+        player=entry.player_id,
+        place=entry.place,
+        shared=entry.shared,
+        value=_value(rule, exact),
+        exact=exact,
+        series=entry.series,
+        total=entry.total,
+        tournaments=entry.tournaments,
+        missing_series=entry.missing_series,
+        computed_at=entry.computed_at,
     )
-    found = []
-    for season in seasons:
-        line = player_line(season_ranking(season), player.pk)
-        if line is not None:
-            found.append((season, line))
-    return found
+
+
+def player_seasons(player: Player) -> list[tuple[Season, StoredLine]]:
+    """The player's stored line in every public season that has a result of his, by season
+    name: one statement, whatever the number of seasons."""
+    entries = (
+        SeasonEntry.objects.filter(player=player, season__is_public=True)
+        .select_related("season")
+        .order_by("season__name", "season__pk")
+    )
+    return [(entry.season, stored_line(entry)) for entry in entries]
 
 
 __all__ = [
     "ResultLine",
     "SeasonLine",
     "SeasonRanking",
+    "StoredLine",
     "TournamentInfo",
     "Why",
     "player_line",

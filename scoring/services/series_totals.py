@@ -14,6 +14,9 @@ first to commit and then sums the first one's rows too. On PostgreSQL the lock i
 that writes nothing (``lock_ctes``), elsewhere ``SELECT … FOR UPDATE``.
 
 ``check_totals`` compares every total with a fresh sum of the rows and can repair them.
+
+Once such a transaction commits, ``scoring.signals.totals_changed`` tells the layers above
+(a season's stored ranking, for one).
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from django.db.models import Count, Q, QuerySet, Sum
 from django.db.models.functions import Coalesce
 
 from scoring.models import PlayerScore, SeriesTotal, TournamentTotal
+from scoring.signals import announce_totals_changed
 from tournaments.models import Series, Tournament
 
 #: What a series total keeps, in this order: how many score rows it sums, then the sums.
@@ -90,9 +94,10 @@ def refresh_totals(series: Series, registration_ids: Iterable[int]) -> None:
             with connection.cursor() as cursor:
                 cursor.execute(f"WITH {lock_ctes(IDS)} SELECT 1", values)
                 cursor.execute(recompute_sql(), values)
+            announce_totals_changed(series.tournament_id)
         else:
             _refresh_series(series, ids)
-            _refresh_tournament(series.tournament_id, ids)
+            _refresh_tournament(series.tournament_id, ids)  # announces the change
 
 
 # --- PostgreSQL -------------------------------------------------------------------------
@@ -249,6 +254,7 @@ def save_with_totals(series: Series, scores: list[PlayerScore], locked: list[int
     }
     with connection.cursor() as cursor:
         cursor.execute(recompute_sql(inserted), values)
+    announce_totals_changed(series.tournament_id)
 
 
 def _refresh_series(series: Series, ids: list[int]) -> None:
@@ -303,6 +309,7 @@ def _refresh_tournament(tournament_id: int, ids: list[int]) -> None:
         rows({r: over_series(s) for r, s in series.items()}), update_conflicts=True,
         unique_fields=["registration"], update_fields=[*SUMMED, "series_points"],
     )  # fmt: skip
+    announce_totals_changed(tournament_id)
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ import pytest
 from django.contrib.auth.models import User
 
 from seasons.models import Season, SeasonTournament
+from seasons.services import refresh_season_entries
 from tests.factories import api_client
 from tournaments.models import Player, Tournament
 
@@ -21,6 +22,7 @@ def test_the_public_sees_public_tournaments_and_figures(hans: Player, alice: Use
     Player.objects.filter(pk=hans.pk).update(email="hans@example.org", ddv_number="4711")
     season = Season.objects.create(name="Pokal", slug="pokal", owner=alice, preset="best_n")
     SeasonTournament.objects.create(season=season, tournament=Tournament.objects.get(slug="herbst"))
+    refresh_season_entries(season)  # the attach use case does it; this test attached by hand
     response = api_client().get(url(hans))
     assert response.status_code == 200, response.content
     body = response.json()

@@ -12,6 +12,7 @@ from django.urls import reverse
 from scoring.standings import overall_standings
 from seasons.models import Season, SeasonTournament
 from seasons.players import player_history
+from seasons.services import refresh_season_entries
 from tests.factories import page_client
 from tests.seasons.conftest import KONTRA_WINS, RE_WINS, tournament_with_hans
 from tournaments.models import Player, Tournament
@@ -89,6 +90,7 @@ def test_his_line_in_a_public_season(hans: Player, alice: User) -> None:
     )
     for slug in ("herbst", "winter"):
         SeasonTournament.objects.create(season=season, tournament=Tournament.objects.get(slug=slug))
+    refresh_season_entries(season)  # the attach use case does it; this test attached by hand
     Season.objects.create(name="Geheime Serie", slug="intern", owner=alice, is_public=False)
     history = player_history(hans, AnonymousUser())
     assert history is not None
