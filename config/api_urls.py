@@ -16,6 +16,7 @@ from scoring.api.views import captain, clock, games, sheets, standings
 from scoring.api.views import series as results
 from seasons.api import players as player_pages
 from seasons.api import views as seasons
+from teams.api import views as leagues
 from tournaments.api.views import players, registrations, series, tables, tournaments
 
 app_name = "api"
@@ -117,6 +118,20 @@ urlpatterns = [
         "seasons/<slug:season>/tournaments/<slug:slug>/",
         seasons.SeasonTournamentView.as_view(),
         name="season-tournament",
+    ),
+    path("leagues/", leagues.LeagueListView.as_view(), name="league-list"),
+    path("leagues/<slug:league>/", leagues.LeagueDetailView.as_view(), name="league-detail"),
+    path("leagues/<slug:league>/table/", leagues.LeagueTableView.as_view(), name="league-table"),
+    path("leagues/<slug:league>/teams/", leagues.TeamListView.as_view(), name="league-teams"),
+    path(
+        "leagues/<slug:league>/teams/<apinum:team>/",
+        leagues.TeamDetailView.as_view(),
+        name="league-team",
+    ),
+    path(
+        "leagues/<slug:league>/groups/<apinum:group>/line-ups/",
+        leagues.LineUpView.as_view(),
+        name="league-line-ups",
     ),
     path("captain/", captain.CaptainView.as_view(), name="captain"),
     # Anything else under /api/v1/ (but the schema and docs beside it): JSON 404.

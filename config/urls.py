@@ -24,6 +24,8 @@ urlpatterns = [
     path("api/v1/", include("config.api_urls")),
     # Seasons first: /verwaltung/saisons/ is not a tournament's /verwaltung/<slug>/.
     path("", include("seasons.urls")),
+    # Leagues too: /verwaltung/ligen/ is not a tournament's /verwaltung/<slug>/.
+    path("", include("teams.urls")),
     # Before the tournaments' pages: /verwaltung/import/ is not a tournament's short name.
     path("", include("archive.urls")),
     path("", include("tournaments.urls")),

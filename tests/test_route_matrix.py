@@ -33,6 +33,8 @@ from rest_framework.test import APIClient
 from documents.models import GeneratedDocument
 from scoring.services import Actor, Door
 from seasons.services import SeasonData, attach_tournament, create_season
+from teams.models import Group, Team
+from teams.services import LeagueData, add_team, create_league, make_match_days
 from tests.factories import api_client, build_world, make_tournament, make_user, page_client, play
 from tournaments.models import Player, Registration, Table, Tournament
 
@@ -204,6 +206,38 @@ EXPECT: dict[str, dict[str, tuple[Any, Any]]] = {
     "api:season-ranking": {p: (OK, set()) for p in PERSONAS},
     "api:season-tournaments": PUBLIC_READ_API,
     "api:season-tournament": ORGANIZER_API,
+    # API: team competitions (public ones for everybody, changed by their owner)
+    "api:league-list": {
+        "owner": (OK, OWNER_WRITE),
+        "other": (OK, OWNER_WRITE),  # any organizer may create a league of his own
+        "captain": (OK, {401}),
+        "anonymous": (OK, {401}),
+    },
+    "api:league-detail": {p: (OK, set()) for p in PERSONAS},
+    "api:league-table": {p: (OK, set()) for p in PERSONAS},
+    "api:league-teams": PUBLIC_READ_API,
+    "api:league-team": {p: (OK, set()) for p in PERSONAS},
+    "api:league-line-ups": PUBLIC_READ_API,
+    # Team competitions: public pages, the owner's pages
+    "teams:list": PUBLIC_PAGE,
+    "teams:detail": PUBLIC_PAGE,
+    "teams:team": PUBLIC_PAGE,
+    "teams:mine": {  # any logged-in user: the leagues he keeps
+        "owner": (OK, set()),
+        "other": (OK, set()),
+        "captain": ("login", set()),
+        "anonymous": ("login", set()),
+    },
+    "teams:create": {
+        "owner": (OK, OWNER_WRITE),
+        "other": (OK, OWNER_WRITE),
+        "captain": ("login", "login"),
+        "anonymous": ("login", "login"),
+    },
+    "teams:edit": ORGANIZER_PAGE,
+    "teams:teams": ORGANIZER_PAGE,
+    "teams:schedule": ORGANIZER_PAGE,
+    "teams:group": ORGANIZER_PAGE,
     # Seasons: public pages, the owner's pages
     "seasons:list": PUBLIC_PAGE,
     "seasons:detail": PUBLIC_PAGE,
@@ -406,6 +440,12 @@ def rows(django_db_setup: None, django_db_blocker: Any) -> Iterator[Rows]:
             SeasonData(name="Saison", slug="saison"), actor=Actor(Door.ORGANIZER, user=alice)
         )
         attach_tournament(season, tournament, actor=Actor(Door.ORGANIZER, user=alice))
+        league = create_league(
+            LeagueData(name="Liga", slug="liga"), actor=Actor(Door.ORGANIZER, user=alice)
+        )
+        for name in ("A", "B", "C", "D"):
+            add_team(league, name, actor=Actor(Door.ORGANIZER, user=alice))
+        make_match_days(league, actor=Actor(Door.ORGANIZER, user=alice))
         document = GeneratedDocument.objects.create(
             kind=GeneratedDocument.Kind.RESULTS, tournament=tournament, language="de",
             fingerprint="matrix", status=GeneratedDocument.Status.DONE,
@@ -452,7 +492,12 @@ def path_for(route: Route, world: World, persona: str) -> str:
         "start_number": world.registration.start_number,
         "game": 1,
         "season": "saison",
+        "league": "liga",  # Alice's league of four teams, its match days made (``rows``)
     }
+    if "team" in route.params:
+        values["team"] = Team.objects.filter(league__slug="liga").order_by("pk")[0].pk
+    if "group" in route.params:
+        values["group"] = Group.objects.filter(match_day__league__slug="liga")[0].pk
     if route.name.startswith("scoring:captain"):
         known = {"owner": table.captain_token, "captain": world.tables[1].captain_token}
         values["token"] = known.get(persona, "guessed-link")

@@ -1,0 +1,145 @@
+"""The team competition resources: settings (strict input), teams with their squads, the
+table, a team's days, line-ups."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from common.api.base import StrictSerializer, StrictSerializerMixin
+from teams.models import League
+from teams.rules import OVERRIDABLE
+from teams.scoring import PRESETS
+
+
+class LeagueSerializer(StrictSerializerMixin, serializers.ModelSerializer[League]):
+    scoring_preset = serializers.ChoiceField(choices=list(PRESETS), default="bundesliga")
+    slug = serializers.CharField(
+        max_length=60, required=False, allow_blank=True, help_text="Empty: made from the name."
+    )
+    scoring_overrides = serializers.DictField(
+        required=False,
+        help_text="Values that replace the preset's: " + ", ".join(f"`{k}`" for k in OVERRIDABLE),
+    )
+    owner = serializers.CharField(source="owner.username", read_only=True)
+
+    class Meta:
+        model = League
+        fields = [
+            "slug", "name", "owner", "kind", "scoring_preset", "scoring_overrides", "squad_max",
+            "players_per_team", "series_per_day", "days", "is_public", "description",
+            "created_at",
+        ]  # fmt: skip
+        read_only_fields = ["owner", "created_at"]
+
+
+class PlayerRefSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    club = serializers.CharField()
+
+
+class TeamSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    club = serializers.CharField()
+    position = serializers.IntegerField(help_text="The team's index in the schedule.")
+    squad = PlayerRefSerializer(many=True)
+
+
+class TeamCreateSerializer(StrictSerializer):
+    name = serializers.CharField(max_length=120)
+    club = serializers.CharField(max_length=120, required=False, allow_blank=True, default="")
+    players = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=10**9 - 1),
+        required=False,
+        default=list,
+        max_length=12,
+        help_text="Ids of players of the owner's registry for the squad.",
+    )
+
+
+class TeamDayLineSerializer(serializers.Serializer[Any]):
+    team = serializers.IntegerField()
+    name = serializers.CharField()
+    series_points = serializers.ListField(child=serializers.IntegerField())
+    points = serializers.IntegerField()
+    place = serializers.IntegerField()
+    shared = serializers.BooleanField()
+    victory_points = serializers.CharField(help_text='A decimal, "3.5" where a tie shares.')
+
+
+class GroupResultSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    match_day = serializers.IntegerField()
+    number = serializers.IntegerField()
+    date = serializers.DateField(allow_null=True)
+    venue = serializers.CharField()
+    tournament = serializers.CharField(help_text="Short name of the group's tournament.")
+    played = serializers.BooleanField()
+    lines = TeamDayLineSerializer(many=True)
+
+
+class TableLineSerializer(serializers.Serializer[Any]):
+    place = serializers.IntegerField()
+    shared = serializers.BooleanField()
+    team = serializers.IntegerField()
+    name = serializers.CharField()
+    victory_points = serializers.CharField(help_text='A decimal, "3.5" where a tie shares.')
+    points = serializers.IntegerField()
+    day_wins = serializers.IntegerField()
+    days = serializers.IntegerField(help_text="Match days played.")
+
+
+class PlayerLineSerializer(serializers.Serializer[Any]):
+    place = serializers.IntegerField()
+    player = serializers.IntegerField()
+    name = serializers.CharField()
+    team = serializers.IntegerField(allow_null=True)
+    points = serializers.IntegerField()
+    series = serializers.IntegerField()
+
+
+class LeagueTableSerializer(serializers.Serializer[Any]):
+    league = serializers.CharField()
+    teams = TableLineSerializer(many=True)
+    players = PlayerLineSerializer(many=True)
+    groups = GroupResultSerializer(many=True)
+
+
+class SeriesLineUpSerializer(serializers.Serializer[Any]):
+    series = serializers.IntegerField()
+    players = PlayerRefSerializer(many=True)
+    came_in = serializers.ListField(child=serializers.IntegerField())
+    went_out = serializers.ListField(child=serializers.IntegerField())
+
+
+class TeamDaySerializer(serializers.Serializer[Any]):
+    match_day = serializers.IntegerField()
+    group = serializers.IntegerField()
+    date = serializers.DateField(allow_null=True)
+    venue = serializers.CharField()
+    played = serializers.BooleanField()
+    line_ups = SeriesLineUpSerializer(many=True)
+    result = TeamDayLineSerializer(allow_null=True)
+
+
+class TeamDetailSerializer(TeamSerializer):
+    days = TeamDaySerializer(many=True)
+
+
+class LineUpSerializer(serializers.Serializer[Any]):
+    series = serializers.IntegerField()
+    team = serializers.IntegerField()
+    players = serializers.ListField(child=serializers.IntegerField())
+
+
+class LineUpInputSerializer(StrictSerializer):
+    series = serializers.IntegerField(min_value=1, max_value=100)
+    team = serializers.IntegerField(min_value=1, max_value=10**9 - 1)
+    players = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=10**9 - 1),
+        max_length=12,
+        help_text="Ids of squad players, in the order the team draw follows.",
+    )

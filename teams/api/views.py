@@ -1,0 +1,342 @@
+"""Team competitions: public ones for everybody, private ones for their owner; created by
+any logged-in user, who owns it; its teams, squads and line-ups changed by the owner."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from django.db import transaction
+from django.http import Http404
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import exceptions
+from rest_framework.generics import GenericAPIView
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from common.api.base import ApiMixin, ApiView, validated
+from common.api.errors import ApiError, raise_service_error
+from common.api.schema import errors
+from common.services import ServiceError
+from scoring.services import Actor, Door
+from teams.api.serializers import (
+    LeagueSerializer,
+    LeagueTableSerializer,
+    LineUpInputSerializer,
+    LineUpSerializer,
+    TeamCreateSerializer,
+    TeamDetailSerializer,
+    TeamSerializer,
+)
+from teams.models import Group, League, LineUp, SquadMember, Team
+from teams.permissions import can_manage, visible_leagues
+from teams.services import LeagueData, add_squad_member, add_team, create_league, set_line_up
+from teams.standings import GroupResult, TeamDayLine, league_table, team_page
+from tournaments.models import Player
+
+LEAGUE = OpenApiParameter("league", str, OpenApiParameter.PATH, description="League.")
+TEAM = OpenApiParameter("team", int, OpenApiParameter.PATH, description="Team id.")
+GROUP = OpenApiParameter("group", int, OpenApiParameter.PATH, description="Group id.")
+
+
+def _league(request: Request, slug: str) -> League:
+    league = visible_leagues(request.user).select_related("owner").filter(slug=slug).first()
+    if league is None:
+        raise Http404
+    return league
+
+
+def _owned(request: Request, slug: str) -> League:
+    league = _league(request, slug)
+    if not request.user.is_authenticated:
+        raise exceptions.NotAuthenticated()
+    if not can_manage(request.user, league):
+        raise ApiError(
+            403, "not_league_owner", _("Only the team competition's owner may change it.")
+        )
+    return league
+
+
+def _actor(request: Request) -> Actor:
+    return Actor(Door.API, user=request.user)
+
+
+def _call(service: Any) -> Any:
+    try:
+        return service()
+    except ServiceError as exc:
+        raise_service_error(exc)
+
+
+def _points(value: Fraction) -> str:
+    return str(value.numerator) if value.denominator == 1 else f"{float(value):g}"
+
+
+def _player(player: Player) -> dict[str, Any]:
+    return {"id": player.pk, "name": f"{player.first_name} {player.last_name}", "club": player.club}
+
+
+def _team(team: Team, squad: list[Player]) -> dict[str, Any]:
+    return {
+        "id": team.pk,
+        "name": team.name,
+        "club": team.club,
+        "position": team.position,
+        "squad": [_player(p) for p in squad],
+    }
+
+
+def _day_line(line: TeamDayLine) -> dict[str, Any]:
+    return {
+        "team": line.team.pk,
+        "name": line.team.name,
+        "series_points": list(line.series_points),
+        "points": line.points,
+        "place": line.place,
+        "shared": line.shared,
+        "victory_points": _points(line.victory_points),
+    }
+
+
+def _group(result: GroupResult) -> dict[str, Any]:
+    group = result.group
+    return {
+        "id": group.pk,
+        "match_day": group.match_day.number,
+        "number": group.number,
+        "date": group.match_day.date,
+        "venue": group.venue,
+        "tournament": group.tournament.slug,
+        "played": result.played,
+        "lines": [_day_line(line) for line in result.lines],
+    }
+
+
+def _squads(league: League) -> dict[int, list[Player]]:
+    found: dict[int, list[Player]] = {}
+    for member in (
+        SquadMember.objects.filter(league=league)
+        .select_related("player")
+        .order_by("player__last_name", "player__first_name", "pk")
+    ):
+        found.setdefault(member.team_id, []).append(member.player)
+    return found
+
+
+class LeagueListView(ApiMixin, GenericAPIView[League]):
+    serializer_class = LeagueSerializer
+
+    @extend_schema(
+        summary="Public team competitions and the requester's own",
+        responses=LeagueSerializer(many=True),
+    )
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        leagues = visible_leagues(request.user).select_related("owner").order_by("name", "pk")
+        page = self.paginate_queryset(leagues)
+        assert page is not None  # ApiMixin sets a pagination class
+        return self.get_paginated_response(LeagueSerializer(page, many=True).data)
+
+    @extend_schema(
+        summary="Create a team competition (the requester owns it)",
+        request=LeagueSerializer,
+        responses={201: LeagueSerializer, **errors(400, 401)},
+    )
+    def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        if not request.user.is_authenticated:
+            raise exceptions.NotAuthenticated()
+        data = validated(LeagueSerializer, request.data)
+        fields = {k: v for k, v in data.items() if k in LeagueData.__dataclass_fields__}
+        league = _call(lambda: create_league(LeagueData(**fields), actor=_actor(request)))
+        return Response(LeagueSerializer(league).data, status=201)
+
+
+class LeagueDetailView(ApiView):
+    pagination_class = None
+
+    @extend_schema(
+        summary="One team competition",
+        parameters=[LEAGUE],
+        responses={200: LeagueSerializer, **errors(404)},
+    )
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return Response(LeagueSerializer(_league(request, kwargs["league"])).data)
+
+
+class LeagueTableView(ApiView):
+    pagination_class = None
+
+    @extend_schema(
+        summary="The table (victory points, game points), the individual ranking, every group",
+        parameters=[LEAGUE],
+        responses={200: LeagueTableSerializer, **errors(404)},
+    )
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        table = league_table(_league(request, kwargs["league"]))
+        data = {
+            "league": table.league.slug,
+            "teams": [
+                {
+                    "place": line.place,
+                    "shared": line.shared,
+                    "team": line.team.pk,
+                    "name": line.team.name,
+                    "victory_points": _points(line.victory_points),
+                    "points": line.points,
+                    "day_wins": line.day_wins,
+                    "days": len(line.days),
+                }
+                for line in table.teams
+            ],
+            "players": [
+                {
+                    "place": line.place,
+                    "player": line.player.pk,
+                    "name": f"{line.player.first_name} {line.player.last_name}",
+                    "team": line.team.pk if line.team else None,
+                    "points": line.points,
+                    "series": line.series,
+                }
+                for line in table.players
+            ],
+            "groups": [_group(result) for result in table.groups],
+        }
+        return Response(LeagueTableSerializer(data).data)
+
+
+class TeamListView(ApiView):
+    pagination_class = None
+
+    @extend_schema(
+        summary="The teams of a team competition with their squads",
+        parameters=[LEAGUE],
+        responses={200: TeamSerializer(many=True), **errors(404)},
+    )
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        league = _league(request, kwargs["league"])
+        squads = _squads(league)
+        teams = league.teams.order_by("position")
+        return Response([_team(team, squads.get(team.pk, [])) for team in teams])
+
+    @extend_schema(
+        summary="Add a team (and its squad from the owner's registry)",
+        parameters=[LEAGUE],
+        request=TeamCreateSerializer,
+        responses={201: TeamSerializer, **errors(400, 401, 403, 404, 409)},
+    )
+    def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        league = _owned(request, kwargs["league"])
+        data = validated(TeamCreateSerializer, request.data)
+        actor = _actor(request)
+
+        def create() -> Team:
+            with transaction.atomic():
+                team = add_team(league, data["name"], club=data["club"], actor=actor)
+                for pk in data["players"]:
+                    add_squad_member(team, pk, actor=actor)
+                return team
+
+        team = _call(create)
+        return Response(_team(team, _squads(league).get(team.pk, [])), status=201)
+
+
+class TeamDetailView(ApiView):
+    pagination_class = None
+
+    @extend_schema(
+        summary="A team: squad, and per match day its line-ups (with substitutions) and result",
+        parameters=[LEAGUE, TEAM],
+        responses={200: TeamDetailSerializer, **errors(404)},
+    )
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        league = _league(request, kwargs["league"])
+        team = Team.objects.filter(league=league, pk=kwargs["team"]).first()
+        if team is None:
+            raise Http404
+        page = team_page(team)
+        days = []
+        for day in page.days:
+            changes = {change.series_number: change for change in day.substitutions}
+            days.append(
+                {
+                    "match_day": day.match_day.number,
+                    "group": day.group.pk,
+                    "date": day.match_day.date,
+                    "venue": day.group.venue,
+                    "played": day.played,
+                    "line_ups": [
+                        {
+                            "series": line_up.series_number,
+                            "players": [_player(p) for p in line_up.players],
+                            "came_in": [
+                                p.pk
+                                for p in getattr(changes.get(line_up.series_number), "came_in", ())
+                            ],
+                            "went_out": [
+                                p.pk
+                                for p in getattr(changes.get(line_up.series_number), "went_out", ())
+                            ],
+                        }
+                        for line_up in day.line_ups
+                    ],
+                    "result": _day_line(day.result) if day.result and day.played else None,
+                }
+            )
+        return Response({**_team(team, list(page.squad)), "days": days})
+
+
+class LineUpView(ApiView):
+    pagination_class = None
+
+    def _group(self, league: League, pk: int) -> Group:
+        group = (
+            Group.objects.filter(pk=pk, match_day__league=league)
+            .select_related("tournament")
+            .first()
+        )
+        if group is None:
+            raise Http404
+        return group
+
+    @extend_schema(
+        summary="A group's line-ups, per series and team",
+        parameters=[LEAGUE, GROUP],
+        responses={200: LineUpSerializer(many=True), **errors(404)},
+    )
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        group = self._group(_league(request, kwargs["league"]), kwargs["group"])
+        found: dict[tuple[int, int], list[int]] = {}
+        for line in LineUp.objects.filter(group=group).order_by("series_number", "team", "order"):
+            found.setdefault((line.series_number, line.team_id), []).append(line.player_id)
+        return Response(
+            [
+                {"series": series, "team": team, "players": players}
+                for (series, team), players in found.items()
+            ]
+        )
+
+    @extend_schema(
+        summary="Name who plays a series for a team (the owner; before the series is drawn)",
+        parameters=[LEAGUE, GROUP],
+        request=LineUpInputSerializer,
+        responses={200: LineUpSerializer, **errors(400, 401, 403, 404, 409)},
+    )
+    def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        league = _owned(request, kwargs["league"])
+        group = self._group(league, kwargs["group"])
+        data = validated(LineUpInputSerializer, request.data)
+        team = group.teams.filter(pk=data["team"]).first()
+        if team is None:
+            raise ApiError(
+                400, "team_not_in_group", _("This team does not play in the group."), field="team"
+            )
+        lines = _call(
+            lambda: set_line_up(group, team, data["series"], data["players"], actor=_actor(request))
+        )
+        return Response(
+            {
+                "series": data["series"],
+                "team": team.pk,
+                "players": [line.player_id for line in lines],
+            }
+        )

@@ -1,0 +1,182 @@
+"""The forms of a league's owner: the league (settings and each override of its scoring preset
+as a field of its own), a team, a player for a squad, a line-up."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from teams.models import MAX_DAYS, MAX_SERIES_PER_DAY, SQUAD_MAX_LIMIT, League
+from teams.rules import TIE_RULE_LABELS, TIEBREAK_LABELS, preset_choices
+from teams.services import LeagueData
+
+NO_TIEBREAK = "-"
+
+
+def tiebreak_choices() -> list[tuple[str, Any]]:
+    return [("", _("as the preset has it")), (NO_TIEBREAK, _("none")), *TIEBREAK_LABELS.items()]
+
+
+def tie_rule_choices() -> list[tuple[str, Any]]:
+    return [("", _("as the preset has it")), *TIE_RULE_LABELS.items()]
+
+
+def _numbers(text: str) -> list[int] | None:
+    parts = [p.strip() for p in text.replace(";", ",").replace("/", ",").split(",") if p.strip()]
+    if not parts or not all(p.isdigit() and len(p) <= 3 for p in parts):
+        return None
+    return [int(p) for p in parts]
+
+
+class LeagueForm(forms.Form):
+    name = forms.CharField(label=_("name"), max_length=160)
+    slug = forms.CharField(
+        label=_("short name (in links)"),
+        max_length=60,
+        required=False,
+        help_text=_("Leave empty to derive it from the name."),
+    )
+    kind = forms.ChoiceField(label=_("kind"), choices=League.Kind.choices)
+    scoring_preset = forms.ChoiceField(label=_("team scoring"), choices=preset_choices)
+    victory_points_4 = forms.CharField(
+        label=_("victory points in a group of four"),
+        required=False,
+        max_length=40,
+        help_text=_("Places 1 to 4, for example 4, 3, 2, 1. Leave empty to keep the preset's."),
+    )
+    victory_points_5 = forms.CharField(
+        label=_("victory points in a group of five"),
+        required=False,
+        max_length=40,
+        help_text=_("Places 1 to 5, for example 5, 4, 3, 2, 1. Leave empty to keep the preset's."),
+    )
+    tie_rule = forms.ChoiceField(
+        label=_("equal game points in a group"), required=False, choices=tie_rule_choices
+    )
+    tiebreak_1 = forms.ChoiceField(
+        label=_("first tie-break"), required=False, choices=tiebreak_choices
+    )
+    tiebreak_2 = forms.ChoiceField(
+        label=_("second tie-break"), required=False, choices=tiebreak_choices
+    )
+    squad_max = forms.IntegerField(
+        label=_("players per squad at most"), min_value=1, max_value=SQUAD_MAX_LIMIT, initial=8
+    )
+    players_per_team = forms.IntegerField(
+        label=_("players per team and series"), min_value=4, max_value=5, initial=4
+    )
+    series_per_day = forms.IntegerField(
+        label=_("series per match day"), min_value=1, max_value=MAX_SERIES_PER_DAY, initial=4
+    )
+    days = forms.IntegerField(label=_("match days"), min_value=1, max_value=MAX_DAYS, initial=5)
+    is_public = forms.BooleanField(label=_("public"), required=False, initial=True)
+    description = forms.CharField(
+        label=_("description"), required=False, max_length=2000, widget=forms.Textarea
+    )
+
+    @classmethod
+    def initial_for(cls, league: League) -> dict[str, Any]:
+        overrides = league.scoring_overrides or {}
+        initial: dict[str, Any] = {
+            key: getattr(league, key)
+            for key in (
+                "name", "slug", "kind", "scoring_preset", "squad_max", "players_per_team",
+                "series_per_day", "days", "is_public", "description",
+            )
+        }  # fmt: skip
+        for table in overrides.get("victory_points") or []:
+            if isinstance(table, list) and len(table) in (4, 5):
+                initial[f"victory_points_{len(table)}"] = ", ".join(map(str, table))
+        if isinstance(overrides.get("tie_rule"), str):
+            initial["tie_rule"] = overrides["tie_rule"]
+        if isinstance(overrides.get("tiebreak"), list):
+            order = list(overrides["tiebreak"]) or [NO_TIEBREAK]
+            for index, key in enumerate(order[:2], start=1):
+                initial[f"tiebreak_{index}"] = key
+        return initial
+
+    def _victory_points(self, size: int) -> list[int] | None:
+        text = self.cleaned_data.get(f"victory_points_{size}", "").strip()
+        if not text:
+            return None
+        numbers = _numbers(text)
+        if numbers is None or len(numbers) != size:
+            raise forms.ValidationError(
+                _("Give %(n)d whole numbers, place 1 first, separated by commas.") % {"n": size},
+                code="invalid",
+            )
+        return numbers
+
+    def clean_victory_points_4(self) -> list[int] | None:
+        return self._victory_points(4)
+
+    def clean_victory_points_5(self) -> list[int] | None:
+        return self._victory_points(5)
+
+    def overrides(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        found: dict[str, Any] = {}
+        tables = [data[key] for key in ("victory_points_4", "victory_points_5") if data.get(key)]
+        if tables:
+            found["victory_points"] = tables
+        if data.get("tie_rule"):
+            found["tie_rule"] = data["tie_rule"]
+        chosen = [data.get("tiebreak_1") or "", data.get("tiebreak_2") or ""]
+        if any(chosen):
+            found["tiebreak"] = [k for k in chosen if k and k != NO_TIEBREAK]
+        return found
+
+    def league_data(self) -> LeagueData:
+        data = self.cleaned_data
+        return LeagueData(
+            name=data["name"],
+            slug=data.get("slug") or "",
+            kind=data["kind"],
+            scoring_preset=data["scoring_preset"],
+            scoring_overrides=self.overrides(),
+            squad_max=data["squad_max"],
+            players_per_team=data["players_per_team"],
+            series_per_day=data["series_per_day"],
+            days=data["days"],
+            is_public=bool(data.get("is_public")),
+            description=data.get("description") or "",
+        )
+
+
+#: Where a league's override refusal lands in the form (the key of the override → a field).
+OVERRIDE_FIELDS = {
+    "victory_points": "victory_points_4",
+    "tie_rule": "tie_rule",
+    "tiebreak": "tiebreak_1",
+    "scoring_overrides": None,
+}
+
+
+class TeamForm(forms.Form):
+    name = forms.CharField(label=_("team name"), max_length=120)
+    club = forms.CharField(label=_("club"), max_length=120, required=False)
+
+
+class NewPlayerForm(forms.Form):
+    """A player new to the owner's registry, straight into a squad."""
+
+    first_name = forms.CharField(label=_("first name"), max_length=80)
+    last_name = forms.CharField(label=_("last name"), max_length=80)
+    club = forms.CharField(label=_("club"), max_length=120, required=False)
+
+
+class LineUpForm(forms.Form):
+    """Who plays one series for one team: ``size`` of the squad (one fewer when a player is
+    missing), in the order chosen."""
+
+    players = forms.TypedMultipleChoiceField(
+        label=_("players"), coerce=int, widget=forms.CheckboxSelectMultiple
+    )
+
+    def __init__(self, *args: Any, squad: list[Any], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        players = self.fields["players"]
+        assert isinstance(players, forms.TypedMultipleChoiceField)
+        players.choices = [(p.pk, str(p)) for p in squad]

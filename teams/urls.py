@@ -1,0 +1,35 @@
+from django.urls import path
+
+from teams.views import organizer, public
+
+app_name = "teams"
+
+urlpatterns = [
+    # Public
+    path("ligen/", public.LeagueListView.as_view(), name="list"),
+    path("ligen/<slug:league>/", public.LeagueDetailView.as_view(), name="detail"),
+    path("ligen/<slug:league>/teams/<int:team>/", public.TeamView.as_view(), name="team"),
+    # Owners (before the tournaments' /verwaltung/<slug>/ in config/urls.py)
+    path("verwaltung/ligen/", organizer.MyLeaguesView.as_view(), name="mine"),
+    path("verwaltung/ligen/neu/", organizer.LeagueCreateView.as_view(), name="create"),
+    path(
+        "verwaltung/ligen/<slug:league>/bearbeiten/",
+        organizer.LeagueUpdateView.as_view(),
+        name="edit",
+    ),
+    path(
+        "verwaltung/ligen/<slug:league>/mannschaften/",
+        organizer.TeamsView.as_view(),
+        name="teams",
+    ),
+    path(
+        "verwaltung/ligen/<slug:league>/spieltage/",
+        organizer.ScheduleView.as_view(),
+        name="schedule",
+    ),
+    path(
+        "verwaltung/ligen/<slug:league>/gruppen/<int:group>/",
+        organizer.GroupView.as_view(),
+        name="group",
+    ),
+]

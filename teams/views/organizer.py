@@ -1,0 +1,371 @@
+"""A league's owner: his leagues, creating and changing one, teams and squads, the match
+days, and per group the line-ups and the team draw."""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.mixins import LoginRequiredMixin
+from django.core.exceptions import PermissionDenied
+from django.db.models import Count
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.generic import FormView, TemplateView
+
+from common.services import ServiceError
+from scoring.services import Actor, Door
+from teams.forms import OVERRIDE_FIELDS, LeagueForm, LineUpForm, NewPlayerForm, TeamForm
+from teams.models import Group, League, LineUp, SquadMember
+from teams.permissions import can_manage
+from teams.services import (
+    add_squad_member,
+    add_team,
+    change_league,
+    create_league,
+    draw_team_series,
+    line_up_size,
+    make_match_days,
+    remove_squad_member,
+    set_line_up,
+)
+from teams.squads import SEARCH_MAX_LENGTH, add_new_player, search_candidates
+from teams.standings import group_result
+
+MAX_ID = 10**9
+
+
+def _actor(request: HttpRequest) -> Actor:
+    return Actor(Door.ORGANIZER, user=request.user)
+
+
+def _pk(raw: str | None) -> int | None:
+    return int(raw) if raw and raw.isdigit() and len(raw) <= 9 else None
+
+
+def _id(raw: str | None) -> int:
+    """A row id from the form, or 0 (no row) for anything else."""
+    return _pk(raw) or 0
+
+
+class OwnerMixin(LoginRequiredMixin):
+    """The league from the URL, for its owner only (403 for everyone else)."""
+
+    league: League
+
+    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        if not request.user.is_authenticated:
+            return self.handle_no_permission()
+        self.league = get_object_or_404(League, slug=kwargs["league"])
+        if not can_manage(request.user, self.league):
+            raise PermissionDenied
+        return super().dispatch(request, *args, **kwargs)
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        context: dict[str, Any] = super().get_context_data(**kwargs)  # type: ignore[misc]
+        context["league"] = self.league
+        return context
+
+
+class MyLeaguesView(LoginRequiredMixin, TemplateView):
+    template_name = "teams/organizer/mine.html"
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        context = super().get_context_data(**kwargs)
+        context["leagues"] = (
+            League.objects.filter(owner=self.request.user.pk)
+            .annotate(team_count=Count("teams"))
+            .order_by("name", "pk")
+        )
+        return context
+
+
+def _form_error(form: LeagueForm, exc: ServiceError) -> None:
+    field = exc.field
+    if field in OVERRIDE_FIELDS:
+        field = OVERRIDE_FIELDS[field]
+    form.add_error(field if field in form.fields else None, exc.message)
+
+
+class LeagueCreateView(LoginRequiredMixin, FormView[LeagueForm]):
+    template_name = "teams/organizer/league_form.html"
+    form_class = LeagueForm
+
+    def form_valid(self, form: LeagueForm) -> HttpResponse:
+        try:
+            league = create_league(form.league_data(), actor=_actor(self.request))
+        except ServiceError as exc:
+            _form_error(form, exc)
+            return self.form_invalid(form)
+        return redirect("teams:teams", league=league.slug)
+
+
+class LeagueUpdateView(OwnerMixin, FormView[LeagueForm]):
+    template_name = "teams/organizer/league_form.html"
+    form_class = LeagueForm
+
+    def get_initial(self) -> dict[str, Any]:
+        return LeagueForm.initial_for(self.league)
+
+    def form_valid(self, form: LeagueForm) -> HttpResponse:
+        try:
+            league = change_league(self.league, form.league_data(), actor=_actor(self.request))
+        except ServiceError as exc:
+            _form_error(form, exc)
+            return self.form_invalid(form)
+        messages.success(self.request, _("Team competition saved."))
+        return redirect("teams:edit", league=league.slug)
+
+
+class TeamsView(OwnerMixin, TemplateView):
+    """The teams with their squads; add a team; per team add a player of the registry (a
+    search) or a new one, remove one. Each form keeps its input and shows its errors."""
+
+    template_name = "teams/organizer/teams.html"
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        context = super().get_context_data(**kwargs)
+        teams = list(self.league.teams.order_by("position"))
+        members: dict[int, list[SquadMember]] = {team.pk: [] for team in teams}
+        for member in (
+            SquadMember.objects.filter(league=self.league)
+            .select_related("player")
+            .order_by("player__last_name", "player__first_name", "pk")
+        ):
+            members[member.team_id].append(member)
+        query = self.request.GET.get("q", "")[:SEARCH_MAX_LENGTH].strip()
+        search_team = _pk(self.request.GET.get("team"))
+        forms_of = kwargs.get("forms", {})
+        context.update(
+            teams=[
+                {
+                    "team": team,
+                    "members": members[team.pk],
+                    "full": len(members[team.pk]) >= self.league.squad_max,
+                    "new_player": forms_of.get(("new", team.pk))
+                    or NewPlayerForm(prefix=f"new{team.pk}"),
+                    "errors": forms_of.get(("errors", team.pk), []),
+                    "found": list(search_candidates(self.league, query))
+                    if query and search_team == team.pk
+                    else None,
+                    "query": query if search_team == team.pk else "",
+                }
+                for team in teams
+            ],
+            team_form=forms_of.get("team") or TeamForm(prefix="team"),
+            schedule_made=self.league.match_days.exists(),
+        )
+        return context
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        action = request.POST.get("action", "")
+        actor = _actor(request)
+        forms: dict[Any, Any] = {}
+        if action == "add_team":
+            form = TeamForm(request.POST, prefix="team")
+            if form.is_valid():
+                try:
+                    team = add_team(
+                        self.league,
+                        form.cleaned_data["name"],
+                        club=form.cleaned_data["club"],
+                        actor=actor,
+                    )
+                    messages.success(request, _("“%(name)s” added.") % {"name": team.name})
+                    return redirect("teams:teams", league=self.league.slug)
+                except ServiceError as exc:
+                    form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+            forms["team"] = form
+            return self._again(forms)
+        chosen = self.league.teams.filter(pk=_id(request.POST.get("team"))).first()
+        if chosen is None:
+            messages.error(request, _("Choose one of the league's teams."))
+            return redirect("teams:teams", league=self.league.slug)
+        team = chosen
+        try:
+            if action == "add_player":
+                player = _pk(request.POST.get("player"))
+                if player is None:
+                    raise ServiceError("player_not_found", _("Player not found."), field="player")
+                member = add_squad_member(team, player, actor=actor)
+                messages.success(
+                    request,
+                    _("%(player)s plays for %(team)s.") % {"player": member.player, "team": team},
+                )
+            elif action == "new_player":
+                new = NewPlayerForm(request.POST, prefix=f"new{team.pk}")
+                forms[("new", team.pk)] = new
+                if not new.is_valid():
+                    return self._again(forms)
+                try:
+                    member = add_new_player(team, **new.cleaned_data, actor=actor)
+                except ServiceError as exc:
+                    new.add_error(exc.field if exc.field in new.fields else None, exc.message)
+                    return self._again(forms)
+                messages.success(
+                    request,
+                    _("%(player)s plays for %(team)s.") % {"player": member.player, "team": team},
+                )
+            elif action == "remove_player":
+                found = team.squad.filter(pk=_id(request.POST.get("member"))).first()
+                if found is None:
+                    raise ServiceError("player_not_found", _("Player not found."))
+                remove_squad_member(found, actor=actor)
+                messages.success(request, _("“%(name)s” removed.") % {"name": found.player})
+            else:
+                raise Http404
+        except ServiceError as exc:
+            forms[("errors", team.pk)] = [exc.message]
+            return self._again(forms)
+        return redirect("teams:teams", league=self.league.slug)
+
+    def _again(self, forms: dict[Any, Any]) -> HttpResponse:
+        return self.render_to_response(self.get_context_data(forms=forms), status=400)
+
+
+class ScheduleView(OwnerMixin, TemplateView):
+    """The match days and their groups; the button that makes them (again, while no series
+    is drawn), with the repeated meetings and the pairs that never meet."""
+
+    template_name = "teams/organizer/schedule.html"
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        context = super().get_context_data(**kwargs)
+        days = list(
+            self.league.match_days.order_by("number").prefetch_related(
+                "groups__group_teams__team", "groups__tournament"
+            )
+        )
+        meetings: Counter[tuple[int, int]] = Counter()
+        for day in days:
+            for group in day.groups.all():
+                ids = sorted(entry.team_id for entry in group.group_teams.all())
+                meetings.update(itertools.combinations(ids, 2))
+        team_count = self.league.teams.count()
+        context.update(
+            days=days,
+            team_count=team_count,
+            repeats=sum(n - 1 for n in meetings.values()),
+            never_met=team_count * (team_count - 1) // 2 - len(meetings),
+        )
+        return context
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        try:
+            plan = make_match_days(self.league, actor=_actor(request))
+        except ServiceError as exc:
+            messages.error(request, exc.message)
+            return redirect("teams:schedule", league=self.league.slug)
+        messages.success(
+            request,
+            _("Match days made: %(repeats)d repeated meetings, %(unmet)d pairs never meet.")
+            % {"repeats": plan.repeats, "unmet": plan.unmet_pairs},
+        )
+        return redirect("teams:schedule", league=self.league.slug)
+
+
+class GroupView(OwnerMixin, TemplateView):
+    """One group of a match day: per series and team the line-up (a form each, which keeps
+    its choice and shows its error), the team draw of each series, the day's result."""
+
+    template_name = "teams/organizer/group.html"
+
+    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        self.group_pk = kwargs["group"]
+        return super().dispatch(request, *args, **kwargs)
+
+    def _group(self) -> Group:
+        group = None
+        if self.group_pk < MAX_ID:
+            group = (
+                Group.objects.filter(pk=self.group_pk, match_day__league=self.league)
+                .select_related("match_day", "tournament")
+                .first()
+            )
+        if group is None:
+            raise Http404
+        return group
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        context = super().get_context_data(**kwargs)
+        group = kwargs.get("group_obj") or self._group()
+        teams = [entry.team for entry in group.group_teams.select_related("team").order_by("order")]
+        squads: dict[int, list[Any]] = {team.pk: [] for team in teams}
+        for member in (
+            SquadMember.objects.filter(team__in=teams)
+            .select_related("player")
+            .order_by("player__last_name", "player__first_name", "pk")
+        ):
+            squads[member.team_id].append(member.player)
+        chosen: dict[tuple[int, int], list[int]] = {}
+        for line in LineUp.objects.filter(group=group).order_by("series_number", "team", "order"):
+            chosen.setdefault((line.series_number, line.team_id), []).append(line.player_id)
+        posted = kwargs.get("posted")
+        series_list = []
+        for series in group.tournament.series.order_by("number"):
+            rows = []
+            for team in teams:
+                key = (series.number, team.pk)
+                if posted is not None and posted[0] == key:
+                    form = posted[1]
+                else:
+                    form = LineUpForm(
+                        prefix=f"s{series.number}t{team.pk}",
+                        squad=squads[team.pk],
+                        initial={"players": chosen.get(key, [])},
+                    )
+                rows.append({"team": team, "form": form, "named": len(chosen.get(key, []))})
+            series_list.append({"series": series, "rows": rows})
+        context.update(
+            group=group,
+            series_list=series_list,
+            size=line_up_size(group, self.league),
+            result=group_result(group),
+        )
+        return context
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        group = self._group()
+        number = _pk(request.POST.get("series"))
+        series = group.tournament.series.filter(number=number).first() if number else None
+        if series is None:
+            messages.error(request, _("Choose one of the group's series."))
+            return redirect("teams:group", league=self.league.slug, group=group.pk)
+        if request.POST.get("action") == "draw":
+            try:
+                draw_team_series(series)
+            except ServiceError as exc:
+                messages.error(request, exc.message)
+            else:
+                messages.success(request, _("Series %(n)d drawn.") % {"n": series.number})
+            return redirect("teams:group", league=self.league.slug, group=group.pk)
+        team = group.teams.filter(pk=_id(request.POST.get("team"))).first()
+        if team is None:
+            messages.error(request, _("Choose one of the group's teams."))
+            return redirect("teams:group", league=self.league.slug, group=group.pk)
+        squad = [
+            m.player
+            for m in team.squad.select_related("player").order_by(
+                "player__last_name", "player__first_name", "pk"
+            )
+        ]
+        form = LineUpForm(request.POST, prefix=f"s{series.number}t{team.pk}", squad=squad)
+        if form.is_valid():
+            try:
+                set_line_up(
+                    group, team, series.number, form.cleaned_data["players"], actor=_actor(request)
+                )
+            except ServiceError as exc:
+                form.add_error("players", exc.message)
+            else:
+                messages.success(
+                    request,
+                    _("Line-up of %(team)s for series %(n)d saved.")
+                    % {"team": team, "n": series.number},
+                )
+                return redirect("teams:group", league=self.league.slug, group=group.pk)
+        context = self.get_context_data(group_obj=group, posted=((series.number, team.pk), form))
+        return render(request, self.template_name, context, status=400)

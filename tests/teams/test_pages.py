@@ -1,0 +1,248 @@
+"""Team competition pages: the public table (shared victory points as 3.5), match days with
+their groups, a team's line-ups with who came in and went out; private leagues and junk
+addresses are not found; the owner's pages keep what was typed and say what is wrong next
+to the field; nobody else may open them."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import User
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+from teams.models import League, LineUp, SquadMember, Team
+from tests.factories import page_client
+from tests.teams.helpers import league_with_teams
+from tests.teams.played import Played, played_league
+from tournaments.models import Player
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def played(alice: User) -> Played:
+    return played_league(alice)
+
+
+def english(user: User | None = None) -> Client:
+    return page_client(user, language="en")
+
+
+def test_league_page_shows_the_table_shared_points_and_the_groups(played: Played) -> None:
+    response = english().get("/ligen/liga/")
+    assert response.status_code == 200
+    table = response.context["table"]
+    assert [(line.team.name, str(line.victory_points), line.points) for line in table.teams] == [
+        ("T0", "7/2", 4), ("T1", "7/2", 4), ("T2", "3/2", -4), ("T3", "3/2", -4),
+    ]  # fmt: skip
+    body = response.content.decode()
+    assert "<strong>3.5</strong>" in body and "<strong>1.5</strong>" in body
+    slug = played.group.tournament.slug
+    for link in (f"/turniere/{slug}/", f"/turniere/{slug}/tabelle/", f"/turniere/{slug}/halle/"):
+        assert f'href="{link}"' in body
+    # The individual ranking: the eight players of teams 0 and 1 on +1, the others on -1.
+    assert [line.points for line in table.players] == [1] * 8 + [-1] * 8
+    assert "/verwaltung/ligen/" not in body  # no owner's links for visitors
+
+
+def test_german_page_writes_shared_points_with_a_comma(played: Played) -> None:
+    body = page_client(language="de").get("/ligen/liga/").content.decode()
+    assert "<strong>3,5</strong>" in body
+
+
+def test_team_page_marks_who_came_in_and_went_out(played: Played) -> None:
+    team, members = played.teams[0], played.players[0]
+    response = english().get(f"/ligen/liga/teams/{team.pk}/")
+    assert response.status_code == 200
+    (day,) = response.context["days"]
+    first, second = day["series"]
+    assert list(first["players"]) == members[:4] and not first["came_in"]
+    assert second["came_in"] == {members[4]} and list(second["went_out"]) == [members[0]]
+    body = response.content.decode()
+    assert body.count('class="sub-in"') == 1 and body.count('class="sub-out"') == 1
+    assert "3.5 victory points" in body
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/ligen/keine/",
+        "/ligen/liga/teams/999999/",
+        "/ligen/liga/teams/99999999999999999999/",
+        "/ligen/liga/teams/abc/",
+        "/verwaltung/ligen/liga/gruppen/99999999999999999999/",
+    ],
+)
+def test_junk_addresses_are_not_found(played: Played, alice: User, path: str) -> None:
+    assert page_client(alice).get(path).status_code == 404
+
+
+def test_a_team_of_another_league_is_not_found_under_this_one(played: Played, bob: User) -> None:
+    other = played_league(bob, slug="andere")
+    assert english().get(f"/ligen/liga/teams/{other.teams[0].pk}/").status_code == 404
+
+
+def test_a_private_league_exists_for_its_owner_only(alice: User, bob: User) -> None:
+    played_league(alice, slug="geheim", is_public=False)
+    for path in ("/ligen/geheim/", f"/ligen/geheim/teams/{Team.objects.first().pk}/"):  # type: ignore[union-attr]
+        assert english().get(path).status_code == 404
+        assert english(bob).get(path).status_code == 404
+        assert english(alice).get(path).status_code == 200
+    assert "geheim" not in english().get("/ligen/").content.decode()
+
+
+def test_league_page_queries_do_not_grow_with_the_games(played: Played, alice: User) -> None:
+    client = english()
+    client.get("/ligen/liga/")
+    with CaptureQueriesContext(connection) as first:
+        client.get("/ligen/liga/")
+    played_league(alice, slug="zweite")
+    with CaptureQueriesContext(connection) as again:
+        client.get("/ligen/zweite/")
+    assert len(again) == len(first)
+
+
+# -- the owner's pages --------------------------------------------------------------------------
+
+
+def test_owner_pages_are_the_owners(played: Played, alice: User, bob: User) -> None:
+    group = played.group.pk
+    paths = [
+        "/verwaltung/ligen/liga/bearbeiten/",
+        "/verwaltung/ligen/liga/mannschaften/",
+        "/verwaltung/ligen/liga/spieltage/",
+        f"/verwaltung/ligen/liga/gruppen/{group}/",
+    ]
+    for path in paths:
+        assert english(alice).get(path).status_code == 200, path
+        assert english(bob).get(path).status_code == 403, path
+        assert english(bob).post(path, {}).status_code == 403, path
+        assert english().get(path)["Location"].startswith("/login/"), path
+    assert "Liga" in english(alice).get("/verwaltung/ligen/").content.decode()
+    assert "Liga" not in english(bob).get("/verwaltung/ligen/").content.decode()
+
+
+def test_create_form_keeps_input_and_errors_sit_at_their_field(alice: User) -> None:
+    client = english(alice)
+    data = {
+        "name": "Bezirksliga", "kind": "league", "scoring_preset": "bundesliga",
+        "victory_points_4": "4, 3, x", "squad_max": "8", "players_per_team": "4",
+        "series_per_day": "4", "days": "5",
+    }  # fmt: skip
+    response = client.post("/verwaltung/ligen/neu/", data)
+    assert response.status_code == 200
+    form = response.context["form"]
+    assert list(form.errors) == ["victory_points_4"]
+    assert 'value="Bezirksliga"' in response.content.decode()
+    # A table that rises with the place is the service's refusal, also next to the field.
+    response = client.post("/verwaltung/ligen/neu/", {**data, "victory_points_4": "1, 2, 3, 4"})
+    assert list(response.context["form"].errors) == ["victory_points_4"]
+    response = client.post("/verwaltung/ligen/neu/", {**data, "victory_points_4": "6, 4, 2, 0"})
+    assert response.status_code == 302
+    league = League.objects.get(name="Bezirksliga")
+    assert league.scoring_overrides == {"victory_points": [[6, 4, 2, 0]]}
+    assert response["Location"] == "/verwaltung/ligen/bezirksliga/mannschaften/"
+    edit = client.get("/verwaltung/ligen/bezirksliga/bearbeiten/").content.decode()
+    assert 'value="6, 4, 2, 0"' in edit
+
+
+def test_teams_page_adds_teams_and_players(alice: User) -> None:
+    client = english(alice)
+    client.post("/verwaltung/ligen/neu/", {
+        "name": "Kreisliga", "kind": "league", "scoring_preset": "bundesliga", "squad_max": "5",
+        "players_per_team": "4", "series_per_day": "2", "days": "3",
+    })  # fmt: skip
+    url = "/verwaltung/ligen/kreisliga/mannschaften/"
+    assert client.post(url, {"action": "add_team", "team-name": "Füchse"}).status_code == 302
+    response = client.post(url, {"action": "add_team", "team-name": "füchse", "team-club": "X"})
+    assert response.status_code == 400
+    assert 'value="X"' in response.content.decode()  # the club typed is kept
+    assert response.context["team_form"].errors["name"]
+    team = Team.objects.get(name="Füchse")
+    hans = Player.objects.create(owner=alice, first_name="Hans", last_name="Huber")
+    found = client.get(f"{url}?team={team.pk}&q=hub").context["teams"][0]["found"]
+    assert found == [hans]
+    assert (
+        client.post(url, {"action": "add_player", "team": team.pk, "player": hans.pk}).status_code
+        == 302
+    )
+    # A new player: the names are required, what was typed stays.
+    response = client.post(
+        url, {"action": "new_player", "team": team.pk, f"new{team.pk}-first_name": "Ida"}
+    )
+    assert response.status_code == 400
+    assert 'value="Ida"' in response.content.decode()
+    client.post(url, {
+        "action": "new_player", "team": team.pk,
+        f"new{team.pk}-first_name": "Ida", f"new{team.pk}-last_name": "Imhof",
+    })  # fmt: skip
+    assert sorted(str(m.player) for m in SquadMember.objects.filter(team=team)) == [
+        str(hans), str(Player.objects.get(first_name="Ida")),
+    ]  # fmt: skip
+    member = SquadMember.objects.get(player=hans)
+    client.post(url, {"action": "remove_player", "team": team.pk, "member": member.pk})
+    assert not SquadMember.objects.filter(player=hans).exists()
+    # Junk: another owner's player, unknown ids, a team of nobody.
+    stranger = Player.objects.create(first_name="Fremd", last_name="Ling")
+    response = client.post(url, {"action": "add_player", "team": team.pk, "player": stranger.pk})
+    assert response.status_code == 400
+    junks = [
+        {"action": "add_player", "team": "x"},
+        {"action": "nonsense", "team": team.pk},
+        {"action": "remove_player", "team": team.pk, "member": "99999999999999"},
+    ]
+    for junk in junks:
+        assert client.post(url, junk).status_code in (302, 400, 404)
+
+
+def test_line_up_form_keeps_the_choice_and_says_why(played: Played, alice: User) -> None:
+    client = english(alice)
+    url = f"/verwaltung/ligen/liga/gruppen/{played.group.pk}/"
+    team, members = played.teams[0], played.players[0]
+    series_2 = f"s2t{team.pk}-players"
+    # Series 2 is not drawn: two players are too few (four, or three with one missing).
+    response = client.post(
+        url, {"series": 2, "team": team.pk, series_2: [members[0].pk, members[1].pk]}
+    )
+    assert response.status_code == 400
+    body = response.content.decode()
+    assert "Name 4 players" in body
+    assert body.count("checked") >= 2  # the two chosen stay chosen
+    before = list(LineUp.objects.filter(group=played.group, team=team, series_number=2))
+    assert len(before) == 4
+    chosen = [m.pk for m in members[:4]]
+    response = client.post(url, {"series": 2, "team": team.pk, series_2: chosen})
+    assert response.status_code == 302
+    assert sorted(
+        LineUp.objects.filter(group=played.group, team=team, series_number=2).values_list(
+            "player_id", flat=True
+        )
+    ) == sorted(chosen)
+    # Junk: an unknown series or team goes back with a message, never a 500.
+    for junk in ({"series": "x"}, {"series": 99}, {"series": 2, "team": "99999999999999"}):
+        assert client.post(url, junk).status_code == 302
+
+
+def test_group_page_draws_a_series(played: Played, alice: User) -> None:
+    client = english(alice)
+    url = f"/verwaltung/ligen/liga/gruppen/{played.group.pk}/"
+    series = played.group.tournament.series.get(number=2)
+    # Series 1 is not closed, but drawing the next one needs it drawn only.
+    response = client.post(url, {"series": 2, "action": "draw"}, follow=True)
+    assert response.status_code == 200
+    series.refresh_from_db()
+    assert series.status == "drawn"
+    assert series.tables.count() == 4
+
+
+def test_schedule_page_makes_the_match_days(alice: User) -> None:
+    league, _teams, _players = league_with_teams(alice, 8, slug="acht", days=2)
+    client = english(alice)
+    response = client.post("/verwaltung/ligen/acht/spieltage/", follow=True)
+    assert response.status_code == 200
+    assert league.match_days.count() == 2
+    context = response.context
+    # 2 days of 2 groups of 6 pairs = 24 meetings of the 28 pairs; day 2 repeats at least four
+    # (each of its groups takes two teams of each group of day 1), and the search gets there.
+    assert (context["repeats"], context["never_met"]) == (4, 8)
