@@ -50,13 +50,14 @@ def test_line_ups_read_and_set(played: Played, alice_api: APIClient, bob_api: AP
     url = f"/api/v1/leagues/liga/groups/{played.group.pk}/line-ups/"
     assert len(alice_api.get(url).json()) == 8  # four teams, two series
     team, members = played.teams[1], played.players[1]
-    body = {"series": 2, "team": team.pk, "players": [m.pk for m in members[:4]]}
+    chosen = [m.pk for m in members[:4]]
+    body = {"series": 2, "team": team.pk, "players": chosen}
     assert bob_api.post(url, body, format="json").status_code == 403
     response = alice_api.post(url, body, format="json")
     assert response.status_code == 200, response.json()
     assert response.json()["players"] == body["players"]
     for wrong, status in (
-        ({**body, "players": body["players"][:2]}, 400),  # too few
+        ({**body, "players": chosen[:2]}, 400),  # too few
         ({**body, "series": 1}, 409),  # drawn already
         ({**body, "team": 999999}, 400),  # not in the group
         ({**body, "players": ["x"]}, 400),
