@@ -7,6 +7,9 @@ class TeamsConfig(AppConfig):
     verbose_name = _("Team competitions")
 
     def ready(self) -> None:
+        from scoring.demo import demo_built
+        from teams.demo import league_in_demo
         from teams.services import register_team_draw
 
         register_team_draw()
+        demo_built.connect(league_in_demo, dispatch_uid="teams-demo-league")

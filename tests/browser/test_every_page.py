@@ -41,6 +41,8 @@ from documents.models import GeneratedDocument
 from documents.pipeline import generate_inline
 from documents.services import request_document
 from scoring.demo import build_demo
+from teams.demo import DEMO_LEAGUE
+from teams.models import Group, Team
 from tests.test_route_matrix import Route, routes
 from tournaments.demo import DEMO_USER
 from tournaments.models import Series, Tournament
@@ -219,6 +221,11 @@ def values(demo: Demo, state: str) -> dict[str, Any]:
     return {
         "slug": demo.tournament.slug,
         "season": "demo-rangliste",  # the demo's season (seasons/demo.py)
+        "league": DEMO_LEAGUE,  # the demo's league (teams/demo.py), two match days played
+        "team": Team.objects.filter(league__slug=DEMO_LEAGUE).order_by("position")[0].pk,
+        "group": Group.objects.filter(match_day__league__slug=DEMO_LEAGUE)
+        .order_by("match_day__number", "number")[0]
+        .pk,
         "number": series.number,
         "table": table.number,
         "table_id": table.pk,

@@ -1,0 +1,135 @@
+"""The demo's team competition: a small league of eight teams whose first two match days are
+played through, so that ``make run`` shows a league table, team pages and group days.
+
+Built when the demo tournament is (``scoring.demo.demo_built``), with the same game
+generator and the same services as every league: the teams draw each group's series from
+the line-ups, the captains' service enters the games, the series are closed.
+"""
+
+from __future__ import annotations
+
+import datetime
+import random
+from typing import Any
+
+from scoring.demo import close_played, play_table
+from scoring.services import Actor, Door
+from teams.models import League
+from teams.services import (
+    LeagueData,
+    add_squad_member,
+    add_team,
+    change_group,
+    create_league,
+    draw_team_series,
+    make_match_days,
+    set_line_up,
+)
+from tournaments.models import Player, Tournament
+from tournaments.services.lifecycle import start_series
+
+DEMO_LEAGUE = "demo-liga"
+#: Eight teams of four or five; in a team of five one player rests, another each time.
+TEAMS = (
+    ("Füchse Fulda", "DK Fulda", 5),
+    ("Kreuzbuben Kassel", "Doko-Club Kassel", 4),
+    ("Herz-Damen Hanau", "Doko Hanau", 5),
+    ("Karo-Asse Köln", "DKC Köln", 4),
+    ("Pik-Könige Paderborn", "Doko Paderborn", 4),
+    ("Dullen Düren", "DC Düren", 5),
+    ("Schweinchen Siegen", "Doko Siegen", 4),
+    ("Trumpf Trier", "DK Trier", 4),
+)
+FIRST_NAMES = (
+    "Anna", "Bernd", "Carla", "Dieter", "Elke", "Frank", "Gisela", "Heinz", "Ingrid", "Jürgen",
+    "Karin", "Lothar", "Monika", "Norbert", "Olga", "Peter", "Renate", "Stefan", "Tanja", "Uwe",
+)  # fmt: skip
+LAST_NAMES = (
+    "Albers", "Brandt", "Cordes", "Dorn", "Ebert", "Fuchs", "Gerlach", "Hahn", "Imhof", "Jansen",
+    "Kuhn", "Lorenz", "Meier", "Nolte", "Otto", "Pohl", "Quast", "Roth", "Sauer", "Thiel",
+)  # fmt: skip
+#: Series per match day in the demo: one, so that the demo still builds in a few seconds
+#: (every game goes through the entry service); the squads of five rotate between the days.
+DEMO_SERIES_PER_DAY = 1
+DEMO_DAYS = 3
+PLAYED_DAYS = 2
+VENUES = ("Bürgerhaus", "Vereinsheim")
+
+
+def build_demo_league(organizer: Any, seed: int = 2026) -> League:
+    """(Re)create the league ``demo-liga`` of ``organizer``: eight teams, three match days
+    made, the first two played (line-ups, team draw, every game entered, series closed)."""
+    rng = random.Random(seed)
+    old = League.objects.filter(slug=DEMO_LEAGUE).first()
+    if old is not None:
+        groups = list(Tournament.objects.filter(team_group__match_day__league=old))
+        old.delete()
+        for tournament in groups:
+            tournament.delete()
+    actor = Actor(Door.ORGANIZER, user=organizer)
+    league = create_league(
+        LeagueData(
+            name="Demo-Liga",
+            slug=DEMO_LEAGUE,
+            series_per_day=DEMO_SERIES_PER_DAY,
+            days=DEMO_DAYS,
+            description="Acht Mannschaften, Gruppen zu viert, Siegpunkte 4/3/2/1.",
+        ),
+        actor=actor,
+    )
+    names = [(first, last) for last in LAST_NAMES for first in FIRST_NAMES]
+    rng.shuffle(names)
+    squads = []
+    for name, club, size in TEAMS:
+        team = add_team(league, name, club=club, actor=actor)
+        members = []
+        for _ in range(size):
+            first, last = names.pop()
+            player = Player.objects.filter(
+                owner=organizer, first_name=first, last_name=last
+            ).order_by("pk").first() or Player.objects.create(
+                owner=organizer, first_name=first, last_name=last, club=club
+            )
+            add_squad_member(team, player, actor=actor)
+            members.append(player)
+        squads.append((team, members))
+    start = datetime.date(2026, 3, 7)
+    make_match_days(
+        league,
+        actor=actor,
+        dates=[start + datetime.timedelta(weeks=4 * d) for d in range(DEMO_DAYS)],
+    )
+    for match_day in league.match_days.order_by("number"):
+        for group in match_day.groups.order_by("number"):
+            change_group(group, venue=VENUES[(group.number - 1) % len(VENUES)], actor=actor)
+        if match_day.number > PLAYED_DAYS:
+            continue
+        for group in match_day.groups.select_related("tournament").order_by("number"):
+            _play_group(group, squads, actor, rng)
+    return league
+
+
+def _play_group(group: Any, squads: list[Any], actor: Actor, rng: random.Random) -> None:
+    in_group = set(group.group_teams.values_list("team_id", flat=True))
+    tournament = group.tournament
+    for number in range(1, tournament.series_count + 1):
+        for team, members in squads:
+            if team.pk not in in_group:
+                continue
+            # A team of five rests its last player on odd turns, its first on even ones.
+            turn = group.match_day.number + number
+            chosen = members[:4] if turn % 2 == 0 else members[-4:]
+            set_line_up(group, team, number, chosen, actor=actor)
+        series = tournament.series.get(number=number)
+        draw_team_series(series)
+        current = start_series(series, allow_unseated=True)  # the substitutes sit out
+        for table in current.tables.order_by("number"):
+            play_table(table, rng)
+        close_played(current)
+
+
+def league_in_demo(sender: Any, tournament: Tournament, **kwargs: Any) -> None:
+    """The demo league of the demo tournament's organizer."""
+    organizer = tournament.organizers.order_by("pk").first()
+    if organizer is not None:
+        build_demo_league(organizer)
