@@ -35,7 +35,7 @@ from django.utils import timezone
 from scoring.models import TournamentTotal
 from scoring.ranking import StandingRow, rank
 from seasons.models import Season, SeasonEntry, SeasonTournament
-from seasons.ranking import Basis, RankingRule, Result, Why, rank_season, window_opens
+from seasons.ranking import Basis, Line, RankingRule, Result, Why, rank_season, window_opens
 from seasons.rules import ranking_rule, uses_places
 from tournaments.models import DEFAULT_TIEBREAK, Player, Registration, Series, Tournament
 
@@ -202,12 +202,27 @@ def season_ranking(
         return _season_ranking(season, club=club, places=places)
 
 
-def _season_ranking(
-    season: Season, *, club: str | None = None, places: bool | None = None
-) -> SeasonRanking:
+def season_lines(season: Season) -> tuple[Line, ...]:
+    """The season's ranking as the pure core returns it, without names and explanations:
+    what its stored ranking keeps (``seasons.services.refresh_season_entries``)."""
+    with _collector_paused():
+        loaded = _load(season, uses_places(ranking_rule(season)))
+        return rank_season(loaded.rule, loaded.results, loaded.reference)
+
+
+@dataclass(frozen=True)
+class _Loaded:
+    rule: RankingRule
+    reference: datetime.date
+    info: dict[int, TournamentInfo]
+    names: dict[int, tuple[str, str]]  # player -> name, club
+    results: list[Result]
+
+
+def _load(season: Season, with_places: bool) -> _Loaded:
+    """The season's results read in two statements (see the module's description)."""
     rule = ranking_rule(season)
     reference = reference_date(season)
-    with_places = places if places is not None else uses_places(rule)
     tournaments = _tournaments(season)
     with connection.cursor() as cursor:
         cursor.execute(_rows_sql(), [season.pk])
@@ -245,9 +260,17 @@ def _season_ranking(
                         place_of.get(registration),
                     )
                 )
+    return _Loaded(rule, reference, info, names, results)
 
+
+def _season_ranking(
+    season: Season, *, club: str | None = None, places: bool | None = None
+) -> SeasonRanking:
+    rule = ranking_rule(season)
+    loaded = _load(season, places if places is not None else uses_places(rule))
+    reference, info, names = loaded.reference, loaded.info, loaded.names
     lines = []
-    for line in rank_season(rule, results, reference):
+    for line in rank_season(rule, loaded.results, reference):
         name, player_club = names[line.player]
         if club is not None and player_club != club:
             continue
@@ -353,5 +376,6 @@ __all__ = [
     "Why",
     "player_line",
     "player_seasons",
+    "season_lines",
     "season_ranking",
 ]
