@@ -1,13 +1,16 @@
 """A DDV-Rangliste season over 10,000 players, 500 tournaments of 8 series (target: under
-1 s on PostgreSQL), next to baselines of the same run, and the statements it reads.
+1 s on PostgreSQL), next to baselines of the same run, and the statements it reads; and a
+player's page, whose season lines are read from the stored ranking (target: under 50 ms,
+a number of statements that does not grow with his seasons).
 
 Builds the data with bulk inserts in a throwaway test database (PostgreSQL when
 DATABASE_URL points there, else SQLite): one registry of 10,000 players, 500 closed
 tournaments over three years with 160 players each (80,000 registrations, every player in
 8 tournaments), their kept totals written directly (``TournamentTotal`` with the points of
-each series, and the 640,000 ``SeriesTotal`` rows behind them), not through game entry. Then
-times ``season_ranking`` of a ``ddv_rangliste`` season holding all 500 tournaments, and, in
-turns with it,
+each series, and the 640,000 ``SeriesTotal`` rows behind them), not through game entry; and
+three seasons over all 500 tournaments (``ddv_rangliste``, ``best_n``, ``placement_points``)
+with their stored rankings. Then times ``season_ranking`` of the ``ddv_rangliste`` season,
+and, in turns with it,
 
 * reading the same 80,000 registrations with the players' names (values_list): the rows
   the ranking reads, without the ranking;
@@ -15,9 +18,21 @@ turns with it,
   from the series totals would have to read;
 
 the ranking with each result's place in its tournament (as the season page and the API
-show it), and ``player_seasons`` (one player's line in each season that has him: here one).
+show it), ``refresh_season_entries`` (the ranking computed and its 10,000 ``SeasonEntry``
+rows written, as after a change of results), ``player_seasons`` (one player's stored line
+in each of his three seasons) and a GET of his page through the test client.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/doko .venv/bin/python bench/season_bench.py
+
+Measured on the 2-core reference machine (PostgreSQL 127.0.0.1, another job running), ms:
+
+    season ranking     median 590.8, best 559.3  (2 statements; 1059 / 993 before)
+    registrations read median  90.3, best  88.7  (ranking = 6.5 x)
+    series totals read median 230.1, best 225.6
+    with places        median 690.3, best 678.1
+    stored refresh     median 931.9, best 904.0
+    player_seasons     median   2.1, best   2.0  (3 seasons, 1 statement; ~1 s a season before)
+    player page        median  22.0, best  20.7  (3 seasons, 8 tournaments, 8 statements)
 """
 
 from __future__ import annotations
@@ -164,32 +179,63 @@ def timed(*funcs: Callable[[], object], runs: int = 7) -> list[tuple[float, floa
     return [(statistics.median(taken), min(taken)) for taken in samples]
 
 
+def more_seasons(season: Season) -> None:
+    """Two more seasons over the same tournaments (a cup of the best 3, a Turnierserie of
+    placement points), so that every player has a line in three seasons."""
+    from seasons.models import Season, SeasonTournament
+
+    for name, preset in (("Pokal", "best_n"), ("Serie", "placement_points")):
+        other = Season.objects.create(
+            name=name, slug=name.lower(), owner=season.owner, preset=preset,
+            reference_date=REFERENCE,
+        )  # fmt: skip
+        SeasonTournament.objects.bulk_create(
+            SeasonTournament(season=other, tournament_id=a.tournament_id)
+            for a in season.attachments.all()
+        )
+
+
 def main() -> None:
     setup()
     from django.db import connection
-    from django.test.utils import CaptureQueriesContext
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext, setup_test_environment
+    from django.urls import reverse
 
+    from seasons.models import Season
+    from seasons.services import refresh_season_entries
     from seasons.standings import player_seasons, season_ranking
     from tournaments.models import Player
 
+    setup_test_environment()  # the test client's host
     with test_database():
         started = time.perf_counter()
         season = build()
+        more_seasons(season)
         built = time.perf_counter() - started
+        for every in Season.objects.all():
+            refresh_season_entries(every)
         ranking = season_ranking(season)
         player = Player.objects.get(pk=ranking.ranked[0].player)
+        page = reverse("seasons:player", args=[player.pk])
+        client = Client()
+        assert client.get(page).status_code == 200
         with CaptureQueriesContext(connection) as queries:
             season_ranking(season)
         with CaptureQueriesContext(connection) as player_queries:
-            player_seasons(player)
+            lines = player_seasons(player)
+        with CaptureQueriesContext(connection) as page_queries:
+            client.get(page)
         rows = len(read_registrations(season))
         series_rows = len(read_series_totals(season))
-        ranking_ms, registrations_ms, series_ms, player_ms, page_ms = timed(
+        ranking_ms, registrations_ms, series_ms, player_ms, page_ms, places_ms, refresh_ms = timed(
             lambda: season_ranking(season),
             lambda: read_registrations(season),
             lambda: read_series_totals(season),
             lambda: player_seasons(player),
+            lambda: client.get(page),
             lambda: season_ranking(season, places=True),
+            lambda: refresh_season_entries(season),
         )
         print(f"database: {connection.vendor}; {PLAYERS} players, {TOURNAMENTS} tournaments x "
               f"{SERIES} series, {rows} registrations, {series_rows} series totals "
@@ -204,10 +250,15 @@ def main() -> None:
         print(f"series totals read: median {series_ms[0]:7.1f} ms, best {series_ms[1]:7.1f} ms"
               f"  ({series_rows} rows, values_list); ranking = "
               f"{ranking_ms[0] / series_ms[0]:.1f} x")  # fmt: skip
-        print(f"with places       : median {page_ms[0]:7.1f} ms, best {page_ms[1]:7.1f} ms"
+        print(f"with places       : median {places_ms[0]:7.1f} ms, best {places_ms[1]:7.1f} ms"
               f"  (as the season page: each result's place in its tournament)")  # fmt: skip
+        print(f"stored refresh    : median {refresh_ms[0]:7.1f} ms, best {refresh_ms[1]:7.1f} ms"
+              f"  (the ranking and its {len(ranking.lines)} SeasonEntry rows written)")  # fmt: skip
         print(f"player_seasons    : median {player_ms[0]:7.1f} ms, best {player_ms[1]:7.1f} ms"
-              f"  (one season); {len(player_queries)} statements")  # fmt: skip
+              f"  ({len(lines)} seasons); {len(player_queries)} statements")  # fmt: skip
+        print(f"player page       : median {page_ms[0]:7.1f} ms, best {page_ms[1]:7.1f} ms"
+              f"  (target < 50 ms; GET {page}, {len(lines)} seasons, 8 tournaments); "
+              f"{len(page_queries)} statements")  # fmt: skip
 
 
 if __name__ == "__main__":
