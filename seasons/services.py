@@ -308,10 +308,18 @@ def request_refresh(season_ids: Iterable[int]) -> None:
 def refresh_after_results(sender: object, *, tournament_id: int, **kwargs: object) -> None:
     """Receiver of ``scoring.signals.totals_changed``: the seasons holding the tournament
     are to be refreshed. A tournament in no season costs one indexed query."""
+    refresh_after_players_merged(sender, tournament_ids=[tournament_id])
+
+
+def refresh_after_players_merged(
+    sender: object, *, tournament_ids: Iterable[int], **kwargs: object
+) -> None:
+    """Receiver of ``tournaments.signals.players_merged`` (and the one above): the seasons
+    holding any of the tournaments are to be refreshed."""
     seasons = list(
-        SeasonTournament.objects.filter(tournament_id=tournament_id).values_list(
-            "season_id", flat=True
-        )
+        SeasonTournament.objects.filter(tournament_id__in=list(tournament_ids))
+        .values_list("season_id", flat=True)
+        .distinct()
     )
     if seasons:
         request_refresh(seasons)

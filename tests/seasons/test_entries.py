@@ -27,6 +27,7 @@ from tests.factories import page_client, play, running_table
 from tests.seasons.conftest import KONTRA_WINS, RE_WINS, tournament_with_hans
 from tests.seasons.helpers import organizer, played, season_of
 from tournaments.models import Player, Table, Tournament
+from tournaments.services.registry import merge_players
 
 pytestmark = pytest.mark.django_db
 
@@ -181,3 +182,22 @@ def test_the_player_page_reads_his_seasons_in_a_constant_number_of_statements(
     html = page_client(language="en").get(url).content.decode()
     assert all(name in html for name in ("Eins", "Zwei", "Drei"))
     assert Player.objects.get(pk=hans.pk).season_entries.count() == 3
+
+
+def test_merging_two_players_refreshes_the_seasons_of_their_tournaments(
+    alice: User, django_capture_on_commit_callbacks: OnCommit
+) -> None:
+    """Anna played one cup tournament as "Anna Albers", one as "Anna Alber": once merged,
+    both results are one line."""
+    t1 = played(alice, "t1", "2026-03-01", {"Anna Albers": [10], "Bernd Bäcker": [20]})
+    t2 = played(alice, "t2", "2026-04-01", {"Anna Alber": [15], "Bernd Bäcker": [1]})
+    season = season_of(alice, [t1, t2], preset="best_n")
+    assert [e.total for e in season.entries.order_by("place")] == [21, 15, 10]
+    anna, typo = (Player.objects.get(last_name=n) for n in ("Albers", "Alber"))
+    with django_capture_on_commit_callbacks(execute=True):
+        merge_players(alice, anna, typo)
+    assert stored(season) == live(season)
+    assert [(e.player_id, e.place, e.total) for e in season.entries.order_by("place")] == [
+        (anna.pk, 1, 25),
+        (Player.objects.get(last_name="Bäcker").pk, 2, 21),
+    ]

@@ -19,6 +19,7 @@ from tournaments.models import Player, Registration, RegistryChange
 from tournaments.names import folded
 from tournaments.permissions import may_merge
 from tournaments.services import Refusal, ServiceError
+from tournaments.signals import players_merged
 
 DETAILS = ("first_name", "last_name", "club", "ddv_number", "email")
 
@@ -84,11 +85,18 @@ def merge_players(
             "duplicate",
         )
     before: dict[str, Any] = {"kept": _details(keep), "merged": _details(duplicate)}
-    moved = list(
-        Registration.objects.filter(player=duplicate).values_list("pk", flat=True).order_by("pk")
+    moved_rows = list(
+        Registration.objects.filter(player=duplicate)
+        .values_list("pk", "tournament_id")
+        .order_by("pk")
     )
+    moved = [pk for pk, _tournament in moved_rows]
     before["registrations"] = moved
     Registration.objects.filter(pk__in=moved).update(player=keep)
+    tournaments = sorted({tournament for _pk, tournament in moved_rows})
+    transaction.on_commit(
+        lambda: players_merged.send(sender=Player, tournament_ids=tournaments), robust=True
+    )
     completed = [name for name in DETAILS if not getattr(keep, name) and getattr(duplicate, name)]
     for name in completed:
         setattr(keep, name, getattr(duplicate, name))

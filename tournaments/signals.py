@@ -1,0 +1,12 @@
+"""What the tournaments layer tells the layers above it, without knowing them.
+
+``players_merged`` is sent once a merge of two players (``tournaments.services.registry``)
+has committed, with the ids of the tournaments whose registrations moved to the player kept
+(``tournament_ids``): whatever those layers keep per player of those tournaments is stale.
+"""
+
+from __future__ import annotations
+
+from django.dispatch import Signal
+
+players_merged = Signal()
