@@ -122,7 +122,7 @@ def _play_group(group: Any, squads: list[Any], actor: Actor, rng: random.Random)
             set_line_up(group, team, number, chosen, actor=actor)
         series = tournament.series.get(number=number)
         draw_team_series(series)
-        current = start_series(series, allow_unseated=True)  # the substitutes sit out
+        current = start_series(series)
         for table in current.tables.order_by("number"):
             play_table(table, rng)
         close_played(current)

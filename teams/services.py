@@ -57,7 +57,7 @@ DESCRIPTION_MAX_LENGTH = 2000
 #: Short names a league cannot take: the pages beside the leagues' own.
 RESERVED_LEAGUE_SLUGS = frozenset({"neu"})
 #: ``Series.draw_mode`` of a series the team draw made.
-TEAM_DRAW_MODE = "teams"
+TEAM_DRAW_MODE = draw_service.LINE_UP_MODE
 
 
 @dataclass(frozen=True)

@@ -39,6 +39,8 @@ from tests.teams.helpers import (
 )
 from tournaments.models import Player, Series
 from tournaments.services.draw import draw_series
+from tournaments.services.latecomers import unseated_players
+from tournaments.services.lifecycle import start_series
 
 pytestmark = pytest.mark.django_db
 
@@ -370,3 +372,20 @@ def test_no_line_up_without_the_owner(alice: User) -> None:
         set_line_up(only_group(league), teams[0], 1, players[0], actor=organizer(make_user("eve")))
     assert info.value.refusal is Refusal.FORBIDDEN
     assert not LineUp.objects.exists()
+
+
+def test_a_substitute_sits_out_and_the_series_starts(alice: User) -> None:
+    """Five in the squad, four in the line-up: the fifth is registered (he played or will
+    play another series) but sits this one out by choice, not by oversight."""
+    league, teams, players = league_with_teams(alice, 4, squad=5, days=1, series_per_day=2)
+    make_match_days(league, actor=organizer(alice))
+    group = only_group(league)
+    line_up_all(group, teams, players, 1, alice)
+    p = players[0]
+    set_line_up(group, teams[0], 2, [p[4], *p[1:4]], actor=organizer(alice))
+    series = group.tournament.series.get(number=1)
+    draw_series(series)
+    series.refresh_from_db()
+    assert group.tournament.registrations.filter(checked_in=True).count() == 17
+    assert unseated_players(series) == []
+    assert start_series(series).status == Series.Status.RUNNING

@@ -72,6 +72,10 @@ def check_can_draw(series: Series, mode: str) -> None:
         )
 
 
+#: The mode of a draw that seats a chosen line-up (a team group's): whoever it leaves out
+#: sits the series out by choice, so he is not an unseated player to be warned about.
+LINE_UP_MODE = "teams"
+
 #: Draws that take the place of this one for some series, registered by the app that owns
 #: those series when it starts (a team competition's group: ``teams``). Each is called with
 #: the locked series (its draw checked) and the seed asked for, and returns None for a series

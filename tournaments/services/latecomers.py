@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from tournaments import seating
 from tournaments.models import Registration, Seat, Series, Table
 from tournaments.services import Refusal, ServiceError
-from tournaments.services.draw import history_before, present_players
+from tournaments.services.draw import LINE_UP_MODE, history_before, present_players
 
 
 @dataclass(frozen=True)
@@ -33,7 +33,10 @@ class LatecomerOutcome:
 
 
 def unseated_players(series: Series) -> list[Registration]:
-    """Checked-in players who play this series but have no seat in it."""
+    """Checked-in players who play this series but have no seat in it (none after a draw of
+    line-ups: those left out sit out by choice)."""
+    if series.draw_mode == LINE_UP_MODE:
+        return []
     seated = set(Seat.objects.filter(series=series).values_list("registration_id", flat=True))
     return [r for r in present_players(series) if r.pk not in seated]
 
