@@ -115,9 +115,13 @@ def close_played(series: Series) -> None:
 
 
 @transaction.atomic
-def build_demo(players: int = 46, series: int = 3, seed: int = 2026) -> Tournament:
+def build_demo(
+    players: int = 46, series: int = 3, seed: int = 2026, *, extras: bool = True
+) -> Tournament:
     """(Re)create the tournament ``demo``: players, all series drawn and played through the
-    captains' service; the last series is running with about half of its games entered."""
+    captains' service; the last series is running with about half of its games entered.
+    ``extras``: the apps above add theirs (``demo_built``: an announcement, a season, a
+    league); tests of the tournament alone leave them out, the league takes seconds."""
     rng = random.Random(seed)
     tournament = create_demo_tournament(players, series, seed, rng)
     for number in range(1, series + 1):
@@ -127,5 +131,6 @@ def build_demo(players: int = 46, series: int = 3, seed: int = 2026) -> Tourname
             play_table(table, rng, games=rng.randint(6, 16) if last else None)
         if not last:
             close_played(current)
-    demo_built.send(sender=build_demo, tournament=tournament)
+    if extras:
+        demo_built.send(sender=build_demo, tournament=tournament)
     return tournament

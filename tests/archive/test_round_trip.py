@@ -47,7 +47,7 @@ def demo_archive(django_db_setup: None, django_db_blocker: Any) -> dict[str, Any
     with django_db_blocker.unblock():
         outer = transaction.atomic()
         outer.__enter__()
-        tournament = build_demo(players=22, series=3, seed=2026)
+        tournament = build_demo(players=22, series=3, seed=2026, extras=False)
         archive = json.loads(json.dumps(build_archive(tournament)))
         expected = standings_of(tournament)
         transaction.set_rollback(True)
@@ -99,7 +99,7 @@ def test_second_import_takes_a_new_slug_and_the_same_players(
 
 def test_import_of_the_full_demo_is_fast(django_db_blocker: Any) -> None:
     """46 players, 3 series: export, then import, timed (printed with -s)."""
-    tournament = build_demo(players=46, series=3, seed=2026)
+    tournament = build_demo(players=46, series=3, seed=2026, extras=False)
     expected = standings_of(tournament)
     raw = json.dumps(build_archive(tournament)).encode()
     user, actor = importer()

@@ -125,9 +125,9 @@ def test_self_registration_links_only_inside_the_registry(
 def test_demo_owns_its_players_and_runs_twice(db: None) -> None:
     from scoring.demo import build_demo
 
-    build_demo(players=8, series=1)
+    build_demo(players=8, series=1, extras=False)
     first = set(Player.objects.values_list("pk", flat=True))
-    tournament = build_demo(players=8, series=1)
+    tournament = build_demo(players=8, series=1, extras=False)
     assert set(Player.objects.values_list("pk", flat=True)) == first
     owner = tournament.organizers.get()
     assert set(Player.objects.values_list("owner", flat=True)) == {owner.pk}
