@@ -13,6 +13,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.db import IntegrityError, connection, transaction
 from django.test.utils import CaptureQueriesContext
+from django.utils import translation
 
 from common.services import Refusal, ServiceError
 from teams.models import Group, LeagueChange, LineUp, MatchDay, SquadMember
@@ -161,7 +162,7 @@ def test_sixteen_teams_meet_each_other_exactly_once_in_five_days(alice: User) ->
 
 def test_a_league_of_seven_teams_has_no_groups(alice: User) -> None:
     league, _teams, _players = league_with_teams(alice, 7, squad=0)
-    with pytest.raises(ServiceError) as info:
+    with pytest.raises(ServiceError) as info, translation.override("en"):
         make_match_days(league, actor=organizer(alice))
     assert info.value.code == "no_group_split"
     assert "5 or 8" in info.value.message
