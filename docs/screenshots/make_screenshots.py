@@ -42,6 +42,7 @@ NAMES = (
     "season.png",
     "player.png",
     "statistics.png",
+    "league.png",
 )
 PDF_WIDTH = 600  # px, page one of the print pack (A4: 849 px high)
 
@@ -121,6 +122,7 @@ def prepare(work: Path, language: str) -> dict[str, str]:
         "season": reverse("seasons:detail", kwargs={"season": "demo-rangliste"}),
         "player": reverse("seasons:player", kwargs={"pk": first.player_id}),
         "statistics": reverse("scoring:statistics", kwargs={"slug": tournament.slug}),
+        "league": reverse("teams:detail", kwargs={"league": "demo-liga"}),
         "captain": reverse("scoring:captain", kwargs={"token": table.captain_token}),
         "standings": reverse("scoring:standings", kwargs={"slug": tournament.slug}),
         "seating": reverse("tournaments:series-public", kwargs=in_series),
@@ -187,6 +189,7 @@ def photograph(base: str, demo: dict[str, str], language: str, output: Path) -> 
         shoot(visitor, base + demo["season"], output / "season.png")
         shoot(visitor, base + demo["player"], output / "player.png")
         shoot(visitor, base + demo["statistics"], output / "statistics.png")
+        shoot(visitor, base + demo["league"], output / "league.png")
         organizer = phone(browser, base, demo, language, logged_in=True)
         shoot(organizer, base + demo["progress"], output / "progress-board.png")
         browser.close()
