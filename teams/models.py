@@ -15,7 +15,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.models import Player, Registration, Tournament, new_seed
+from tournaments.models import Player, Registration, Tournament, new_seed, new_token
 
 SQUAD_MAX_LIMIT = 12
 MAX_DAYS = 30
@@ -107,6 +107,9 @@ class Team(models.Model):
     name = models.CharField(_("name"), max_length=120)
     club = models.CharField(_("club"), max_length=120, blank=True)
     position = models.PositiveSmallIntegerField(_("position in the schedule"))
+    # The team captain's private link (no account), as a table captain's: he names the
+    # team's line-ups through it.
+    captain_token = models.CharField(max_length=40, unique=True, default=new_token)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -26,7 +26,7 @@ from django.utils.translation import gettext as _
 
 from common import slugs
 from common.services import Refusal, ServiceError
-from scoring.services import Actor
+from scoring.services import Actor, Door
 from teams import schedule as schedule_core
 from teams import seating as team_seating
 from teams.models import (
@@ -521,7 +521,10 @@ def set_line_up(
         .get(pk=group.pk)
     )
     league = group.match_day.league
-    _require_manager(league, actor)
+    # The team captain's link proves who he is for ``team`` (the view found the team by
+    # it), as a table captain's link does for his table.
+    if actor.via != Door.TEAM_CAPTAIN:
+        _require_manager(league, actor)
     if not group.group_teams.filter(team=team).exists():
         raise ServiceError(
             "team_not_in_group",

@@ -238,6 +238,12 @@ EXPECT: dict[str, dict[str, tuple[Any, Any]]] = {
     "teams:teams": ORGANIZER_PAGE,
     "teams:schedule": ORGANIZER_PAGE,
     "teams:group": ORGANIZER_PAGE,
+    "teams:captain": {  # the team captain's link: the owner hands it out, the others guess
+        "owner": (REACHED, OWNER_WRITE),
+        "other": (GUESS, GUESS),
+        "captain": (GUESS, GUESS),
+        "anonymous": (GUESS, GUESS),
+    },
     # Seasons: public pages, the owner's pages
     "seasons:list": PUBLIC_PAGE,
     "seasons:detail": PUBLIC_PAGE,
@@ -498,6 +504,9 @@ def path_for(route: Route, world: World, persona: str) -> str:
         values["team"] = Team.objects.filter(league__slug="liga").order_by("pk")[0].pk
     if "group" in route.params:
         values["group"] = Group.objects.filter(match_day__league__slug="liga")[0].pk
+    if route.name == "teams:captain":  # the owner hands the team captain his link
+        first = Team.objects.filter(league__slug="liga").order_by("pk")[0]
+        values["team_token"] = first.captain_token if persona == "owner" else "guessed-link"
     if route.name.startswith("scoring:captain"):
         known = {"owner": table.captain_token, "captain": world.tables[1].captain_token}
         values["token"] = known.get(persona, "guessed-link")

@@ -17,6 +17,7 @@ class Door(StrEnum):
     CAPTAIN = "captain"  # the table's private link (no account)
     ORGANIZER = "organizer"  # an organizer's session in the HTML pages
     API = "api"  # an organizer through the REST API
+    TEAM_CAPTAIN = "team_captain"  # a team's private link (no account): its line-ups
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,8 @@ class Actor:
         if self.via == Door.CAPTAIN:
             text = f"captain link table {table_number}"
             return f"{text}, seat {self.seat}" if self.seat else text
+        if self.via == Door.TEAM_CAPTAIN:
+            return "team captain link"
         name = getattr(self.user, "username", "?")
         return f"{self.via} {name}"
 

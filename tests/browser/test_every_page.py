@@ -223,6 +223,9 @@ def values(demo: Demo, state: str) -> dict[str, Any]:
         "season": "demo-rangliste",  # the demo's season (seasons/demo.py)
         "league": DEMO_LEAGUE,  # the demo's league (teams/demo.py), two match days played
         "team": Team.objects.filter(league__slug=DEMO_LEAGUE).order_by("position")[0].pk,
+        "team_token": Team.objects.filter(league__slug=DEMO_LEAGUE)
+        .order_by("position")[0]
+        .captain_token,
         "group": Group.objects.filter(match_day__league__slug=DEMO_LEAGUE)
         .order_by("match_day__number", "number")[0]
         .pk,
