@@ -34,11 +34,10 @@ def test_one_announcement_for_many_games_in_one_transaction(
 ) -> None:
     first = make_tournament("eins")
     second = make_tournament("zwei")
-    with django_capture_on_commit_callbacks(execute=True):
-        with transaction.atomic():
-            play(running_table(first), [GAME, GAME, GAME])
-            play(running_table(second), [GAME])
-            play(running_table(first, number=2), [GAME])
+    with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
+        play(running_table(first), [GAME, GAME, GAME])
+        play(running_table(second), [GAME])
+        play(running_table(first, number=2), [GAME])
     assert sorted(heard) == sorted([first.pk, second.pk])
 
 
@@ -47,12 +46,11 @@ def test_a_rolled_back_change_does_not_swallow_the_next(
 ) -> None:
     tournament = make_tournament("eins")
     table = running_table(tournament)
-    with django_capture_on_commit_callbacks(execute=True):
-        with transaction.atomic():
-            with pytest.raises(RuntimeError), transaction.atomic():
-                play(table, [GAME])
-                raise RuntimeError("undo")
+    with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
+        with pytest.raises(RuntimeError), transaction.atomic():
             play(table, [GAME])
+            raise RuntimeError("undo")
+        play(table, [GAME])
     assert heard == [tournament.pk]
 
 
@@ -60,8 +58,11 @@ def test_nothing_is_announced_for_a_transaction_rolled_back(
     heard: list[int], django_capture_on_commit_callbacks: Any
 ) -> None:
     table = running_table(make_tournament("eins"))
-    with django_capture_on_commit_callbacks(execute=True):
-        with pytest.raises(RuntimeError), transaction.atomic():
-            play(table, [GAME])
-            raise RuntimeError("undo")
+    with (
+        django_capture_on_commit_callbacks(execute=True),
+        pytest.raises(RuntimeError),
+        transaction.atomic(),
+    ):
+        play(table, [GAME])
+        raise RuntimeError("undo")
     assert heard == []
