@@ -120,6 +120,8 @@ def describe_actor(
                 "name": name,
             }
         return _("Captain table %(table)s (seat %(seat)s)") % {"table": table, "seat": seat}
+    if via == "team captain link":
+        return _("Team captain")
     door, _sep, rest = via.partition(" ")
     name = username or (rest if rest and rest != "?" else "")
     if door == "organizer":

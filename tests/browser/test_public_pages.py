@@ -20,7 +20,8 @@ GAMES = [
 ]
 CHECK = """() => ({
   width: document.documentElement.scrollWidth,
-  tables: [...document.querySelectorAll('table')].map(t => {
+  // Data tables; a table of figures names each row in its first cell and has no header.
+  tables: [...document.querySelectorAll('table')].filter(t => t.tHead).map(t => {
     const count = r => [...r.cells].reduce((n, c) => n + c.colSpan, 0);
     return {head: count(t.tHead.rows[0]), rows: [...t.tBodies[0].rows].map(count)};
   }),

@@ -67,7 +67,7 @@ def test_kind_keys_are_unique_and_labels_translated() -> None:
 
 @pytest.mark.parametrize("door", list(Door))
 def test_every_door_is_described_in_words(door: Door, alice: User) -> None:
-    actor = Actor(door, user=None if door == Door.CAPTAIN else alice, seat=2)
+    actor = Actor(door, user=None if door in (Door.CAPTAIN, Door.TEAM_CAPTAIN) else alice, seat=2)
     with translation.override("en"):
         text = describe_actor(actor.describe(5), "alice" if actor.user else None, {2: "Anna S"})
     assert (
@@ -76,6 +76,7 @@ def test_every_door_is_described_in_words(door: Door, alice: User) -> None:
             Door.CAPTAIN: "Captain table 5 (seat 2: Anna S)",
             Door.ORGANIZER: "Organizer alice",
             Door.API: "API (alice)",
+            Door.TEAM_CAPTAIN: "Team captain",
         }[door]
     )
 
