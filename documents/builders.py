@@ -1,20 +1,52 @@
-"""From the ORM to the plain data of ``documents.data``, in a fixed small number of queries."""
+"""From the ORM to the plain data of ``documents.data``, in a fixed small number of queries.
+
+A series of a team competition's group (``teams.models.Group``) prints the same documents
+with the group as the title and each player's team beside his name, from the series'
+line-ups."""
 
 from __future__ import annotations
 
 from collections import defaultdict
 
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from documents.data import SeatInfo, SeriesInfo, TableInfo
 from scoring.rulesets import ruleset_for
-from tournaments.models import Seat, Series, Table, absolute_url
+from teams.models import Group, LineUp
+from tournaments.models import Seat, Series, Table, Tournament, absolute_url
+
+
+def _team_group(tournament: Tournament) -> Group | None:
+    """The team competition's group the tournament is, if any (loaded with it)."""
+    group = getattr(tournament, "team_group", None)  # no group: the accessor raises
+    return group if isinstance(group, Group) else None
+
+
+def _competition(group: Group) -> str:
+    """The group's heading in the active language: "Liga, match day 2, group 3"."""
+    return gettext("%(league)s, match day %(day)d, group %(group)d") % {
+        "league": group.match_day.league.name,
+        "day": group.match_day.number,
+        "group": group.number,
+    }
 
 
 def load_series(series: Series) -> SeriesInfo:
-    """Everything a print pack shows for one series: three queries whatever its size."""
-    series = Series.objects.select_related("tournament").get(pk=series.pk)
+    """Everything a print pack shows for one series: three queries whatever its size, and
+    a fourth for a team group's line-ups."""
+    series = Series.objects.select_related("tournament__team_group__match_day__league").get(
+        pk=series.pk
+    )
     tournament = series.tournament
+    group = _team_group(tournament)
+    team_of: dict[int, str] = {}
+    if group is not None:
+        team_of = dict(
+            LineUp.objects.filter(group=group, series_number=series.number).values_list(
+                "registration_id", "team__name"
+            )
+        )
     ruleset = ruleset_for(tournament)
     tables = list(Table.objects.filter(series=series).order_by("number"))
     seats_by_table: dict[int, list[SeatInfo]] = defaultdict(list)
@@ -28,9 +60,10 @@ def load_series(series: Series) -> SeriesInfo:
             "registration__player__last_name",
             "registration__start_number",
             "registration__player__club",
+            "registration_id",
         )
     )  # plain rows: building a model instance per seat cost more than the query
-    for table_id, position, first_name, last_name, start_number, club in seats:
+    for table_id, position, first_name, last_name, start_number, club, registration in seats:
         seats_by_table[table_id].append(
             SeatInfo(
                 position=position,
@@ -38,6 +71,7 @@ def load_series(series: Series) -> SeriesInfo:
                 last_name=last_name,
                 start_number=start_number,
                 club=club,
+                team=team_of.get(registration, ""),
             )
         )
     starts_at = series.starts_at
@@ -51,6 +85,7 @@ def load_series(series: Series) -> SeriesInfo:
         starts_at=timezone.localtime(starts_at) if starts_at else None,
         playing_minutes_4=ruleset.playing_minutes(4),
         playing_minutes_5=ruleset.playing_minutes(5),
+        competition=_competition(group) if group is not None else "",
         tables=tuple(
             TableInfo(
                 number=table.number,

@@ -9,10 +9,14 @@ import dataclasses
 import datetime as dt
 import hashlib
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from tournaments.names import folded
+
+#: Metadata of a field added after documents were stored: left out of the fingerprint while
+#: it is empty, so the documents of a tournament it does not concern stay current.
+OMITTED_WHEN_EMPTY = {"fingerprint": "omit_empty"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,10 +26,16 @@ class SeatInfo:
     last_name: str
     start_number: int
     club: str = ""
+    team: str = field(default="", metadata=OMITTED_WHEN_EMPTY)  # a team group's: the team
 
     @property
     def name(self) -> str:
         return f"{self.first_name} {self.last_name}".strip()
+
+    @property
+    def label(self) -> str:
+        """The name as the lists print it: with the team in a team group's series."""
+        return f"{self.name} ({self.team})" if self.team else self.name
 
     @property
     def sort_key(self) -> tuple[str, str, int]:
@@ -67,6 +77,18 @@ class SeriesInfo:
     playing_minutes_4: int  # the rule set's playing time at four (TSR 8.5.1: 100 minutes)
     playing_minutes_5: int  # ... and at five (125 minutes)
     tables: tuple[TableInfo, ...]
+    # A team group's series: "league, match day 2, group 3", printed as the title.
+    competition: str = field(default="", metadata=OMITTED_WHEN_EMPTY)
+
+    @property
+    def title(self) -> str:
+        """The heading of every page: the team competition's group, else the tournament."""
+        return self.competition or self.tournament_name
+
+    @property
+    def teams(self) -> bool:
+        """Whether any seat names a team (a team group's series)."""
+        return any(seat.team for table in self.tables for seat in table.seats)
 
     def minutes_for(self, size: int) -> int:
         """The playing time printed on a table's sheet, by its size."""
@@ -142,7 +164,11 @@ class ResultsInfo:
 
 def _plain(value: Any) -> Any:
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return {
+            f.name: _plain(getattr(value, f.name))
+            for f in dataclasses.fields(value)
+            if not (f.metadata.get("fingerprint") == "omit_empty" and not getattr(value, f.name))
+        }
     if isinstance(value, tuple | list):
         return [_plain(v) for v in value]
     if isinstance(value, dt.date | dt.datetime):

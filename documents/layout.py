@@ -319,7 +319,7 @@ def _sheet_seat_lines(table: TableInfo) -> list[dict[str, Any]]:
     for i, seat in enumerate(table.seats):
         role = roles.get(seat.position, "")
         room = SEATS_W - (text_width(" " + role, ROLE_PT) if role else 0.0)
-        fitted = fit(seat.name, room, SEATS_PT, max_lines=1)
+        fitted = fit(seat.label, room, SEATS_PT, max_lines=1)
         lines.append(
             {
                 "seat": seat,
@@ -332,6 +332,29 @@ def _sheet_seat_lines(table: TableInfo) -> list[dict[str, Any]]:
 
 
 COLHEAD_PT = 8.5  # a player's name in the column head, bold; see .colhead-v
+# The team's box starts below the name's descenders, above the rest of the name's line.
+COLHEAD_LINE = COLHEAD_PT * 1.2 * PT_MM
+COLHEAD_TEAM_PT = 6.5  # a team group's: the team below the name; see .colhead-team
+
+
+def _column_head(seat: SeatInfo, column: Column, name_h: float, top: float) -> dict[str, Any]:
+    """A player's column head on the score sheet: his name, at most two lines in the
+    room below "Seat n"; in a team group's series his name on one line and his team below
+    it, smaller (a long team on two lines)."""
+    width = column.w - 2.4
+    if not seat.team:
+        return {
+            "seat": seat,
+            "column": column,
+            "fit": fit(seat.name, width, COLHEAD_PT, bold=True, height_mm=name_h),
+        }
+    return {
+        "seat": seat,
+        "column": column,
+        "fit": fit(seat.name, width, COLHEAD_PT, bold=True, max_lines=1),
+        "team": fit(seat.team, width, COLHEAD_TEAM_PT, height_mm=name_h - COLHEAD_LINE),
+        "team_top": round(top + COLHEAD_LINE, 3),
+    }
 
 
 def score_sheet_page(info: SeriesInfo, table: TableInfo, underlay: Page | None = None) -> Page:
@@ -348,11 +371,7 @@ def score_sheet_page(info: SeriesInfo, table: TableInfo, underlay: Page | None =
             "table": table,
             "seat_lines": _sheet_seat_lines(table),
             "cells": [
-                {
-                    "seat": seat,
-                    "column": column,
-                    "fit": fit(seat.name, column.w - 2.4, COLHEAD_PT, bold=True, height_mm=name_h),
-                }
+                _column_head(seat, column, name_h, frame["colhead_name_top"])
                 for seat, column in zip(table.seats, g.player_columns, strict=False)
             ],
             "signatures": [
@@ -379,19 +398,41 @@ def table_card_static(info: SeriesInfo, size: int) -> Page:
 
 
 CARD_SEATS_LEFT, CARD_SEATS_TOP, CARD_SEATS_W, CARD_ROW_H, CARD_PT = 112.0, 27.0, 88.0, 9.5, 14.0
+# A team group's card: each name moves up to make room for its team on a smaller line below
+# (see .card-team).
+CARD_TEAM_RAISE, CARD_TEAM_OFFSET, CARD_TEAM_PT = 2.0, 7.3, 8.0
+
+
+def _card_seats_top(table: TableInfo) -> float:
+    teams = any(seat.team for seat in table.seats)
+    return CARD_SEATS_TOP - CARD_TEAM_RAISE if teams else CARD_SEATS_TOP
 
 
 def _card_seat_lines(table: TableInfo) -> tuple[float, list[FittedLine]]:
     """The seat lines of a table card ("<b>n</b>&nbsp; name"), the names that are set
     smaller or on two lines in boxes of their own, and where those boxes start (after the
-    seat number)."""
+    seat number). A name with a team below it has one line."""
     offset = round(text_width("5", CARD_PT, bold=True) + text_width("\u00a0 ", CARD_PT), 2)
+    top = _card_seats_top(table)
     fitted = []
     for i, seat in enumerate(table.seats):
-        result = fit(seat.name, CARD_SEATS_W - offset, CARD_PT, height_mm=CARD_ROW_H, leading=1.15)
+        lines = 1 if seat.team else 2
+        result = fit(seat.name, CARD_SEATS_W - offset, CARD_PT, height_mm=CARD_ROW_H,
+                     leading=1.15, max_lines=lines)  # fmt: skip
         if result.changed:
-            fitted.append(FittedLine(i, round(CARD_SEATS_TOP + i * CARD_ROW_H, 2), result))
+            fitted.append(FittedLine(i, round(top + i * CARD_ROW_H, 2), result))
     return offset, fitted
+
+
+def _card_team_lines(table: TableInfo, offset: float) -> list[FittedLine]:
+    """A team group's card: each player's team below his name, set smaller if long."""
+    top = _card_seats_top(table) + CARD_TEAM_OFFSET
+    return [
+        FittedLine(i, round(top + i * CARD_ROW_H, 2),
+                   fit(seat.team, CARD_SEATS_W - offset, CARD_TEAM_PT, max_lines=1))
+        for i, seat in enumerate(table.seats)
+        if seat.team
+    ]  # fmt: skip
 
 
 def table_card_page(info: SeriesInfo, table: TableInfo, underlay: Page | None = None) -> Page:
@@ -411,6 +452,8 @@ def table_card_page(info: SeriesInfo, table: TableInfo, underlay: Page | None = 
             "fitted": fitted,
             "fitted_left": round(CARD_SEATS_LEFT + offset, 2),
             "fitted_w": round(CARD_SEATS_W - offset, 2),
+            "seats_top": _card_seats_top(table),
+            "teams": _card_team_lines(table, offset),
         },
         layer=VARIABLE,
         underlay=underlay or table_card_static(info, table.size),
@@ -498,6 +541,12 @@ TABLE_NAMES_TOP, TABLE_ROW_H, TABLE_PT = 9.0, 4.2, 9.0
 TABLE_LINES = 5  # name lines a table's box holds
 
 
+def _alpha_name(seat: SeatInfo) -> str:
+    """ "Last, First", with the team in a team group's series."""
+    name = f"{seat.last_name}, {seat.first_name}"
+    return f"{name} ({seat.team})" if seat.team else name
+
+
 def _alpha_pages(info: SeriesInfo) -> list[list[list[Row]]]:
     """The alphabetical list: pages of columns of entries (name, table, seat)."""
     seated: list[tuple[SeatInfo, TableInfo]] = [(s, t) for t in info.tables for s in t.seats]
@@ -505,7 +554,7 @@ def _alpha_pages(info: SeriesInfo) -> list[list[list[Row]]]:
     rows = [
         Row(
             (
-                cell(f"{s.last_name}, {s.first_name}", ALPHA_NAME_W, ALPHA_PT),
+                cell(_alpha_name(s), ALPHA_NAME_W, ALPHA_PT),
                 cell(t.number),
                 cell(s.position),
             )
@@ -517,7 +566,8 @@ def _alpha_pages(info: SeriesInfo) -> list[list[list[Row]]]:
 
 
 def _table_box(table: TableInfo, x: float, y: float, names_w: float) -> dict[str, Any]:
-    """One table of the seating list by table. A name a little too long for its line is set
+    """One table of the seating list by table (a team group's: each name with its team,
+    ``SeatInfo.label``). A name a little too long for its line is set
     a little smaller; a much longer one takes two lines where the box has room for them (a
     table of four leaves one line free); else it is set as small as it must be, in a box of
     its own (on two half-height lines if that is larger)."""
@@ -525,24 +575,24 @@ def _table_box(table: TableInfo, x: float, y: float, names_w: float) -> dict[str
     names: list[str] = []
     fitted: list[FittedLine] = []
     for i, seat in enumerate(table.seats):
-        one_line = fit(seat.name, names_w, TABLE_PT, max_lines=1)
+        one_line = fit(seat.label, names_w, TABLE_PT, max_lines=1)
         top = round(TABLE_NAMES_TOP + len(names) * TABLE_ROW_H, 2)
         if one_line.changed and one_line.size >= TABLE_PT * 0.85:
             fitted.append(FittedLine(i, top, one_line))
             lines = [""]
         else:
-            lines = wrap(seat.name, names_w, TABLE_PT)
+            lines = wrap(seat.label, names_w, TABLE_PT)
         positions += [str(seat.position)] + [""] * (len(lines) - 1)
         names += lines
     if len(names) > TABLE_LINES:  # no room for the extra lines: one line per seat
         positions = [str(s.position) for s in table.seats]
         names, fitted = [], []
         for i, seat in enumerate(table.seats):
-            result = fit(seat.name, names_w, TABLE_PT, height_mm=TABLE_ROW_H, leading=1.1)
+            result = fit(seat.label, names_w, TABLE_PT, height_mm=TABLE_ROW_H, leading=1.1)
             if result.changed:
                 top = round(TABLE_NAMES_TOP + i * TABLE_ROW_H, 2)
                 fitted.append(FittedLine(i, top, result))
-            names.append("" if result.changed else seat.name)
+            names.append("" if result.changed else seat.label)
     return {
         "table": table,
         "x": x,
