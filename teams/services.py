@@ -536,7 +536,7 @@ def set_line_up(
         raise ServiceError(
             "no_such_series",
             _("The group plays series 1 to %(n)d.") % {"n": league.series_per_day},
-            field="series_number",
+            field="series",  # as the pages and the API call it
         )
     if series.status != Series.Status.PLANNED:
         raise ServiceError(

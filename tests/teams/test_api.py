@@ -66,6 +66,12 @@ def test_line_ups_read_and_set(played: Played, alice_api: APIClient, bob_api: AP
         answer = alice_api.post(url, wrong, format="json")
         assert answer.status_code == status, (wrong, answer.json())
         assert "error" in answer.json()
+    beyond = alice_api.post(url, {**body, "series": 9}, format="json")
+    assert beyond.status_code == 400
+    assert (beyond.json()["error"]["code"], beyond.json()["error"]["field"]) == (
+        "no_such_series",
+        "series",
+    )
     assert LineUp.objects.filter(group=played.group, team=team, series_number=2).count() == 4
 
 
