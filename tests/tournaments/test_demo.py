@@ -3,7 +3,11 @@
 import pytest
 from django.core.management import call_command
 
+from hall.models import Announcement
 from scoring.models import Game, ScoreSheet
+from seasons.models import Season, SeasonEntry
+from teams.models import League
+from teams.standings import group_result
 from tournaments.models import Tournament
 
 
@@ -18,6 +22,15 @@ def test_demo_builds_and_rebuilds() -> None:
     assert (
         Game.objects.filter(series__tournament=tournament, series__number=1).count() == 24 + 24 + 30
     )
+    # What the apps above add, so that `make run` shows every feature.
+    assert Announcement.objects.filter(tournament=tournament, ended_at=None).exists()
+    season = Season.objects.get(slug="demo-rangliste")
+    assert list(season.tournaments.all()) == [tournament]
+    assert SeasonEntry.objects.filter(season=season).count() == 13  # the stored ranking
+    league = League.objects.get(slug="demo-liga")
+    assert league.teams.count() == 8
+    played = [group_result(g).played for d in league.match_days.all() for g in d.groups.all()]
+    assert played.count(True) == 4  # two match days of two groups
     call_command("demo", players=13, series=2, verbosity=0)  # recreates
     assert Tournament.objects.filter(slug="demo").count() == 1
     call_command("demo", if_missing=True, verbosity=0)  # keeps
