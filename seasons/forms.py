@@ -7,19 +7,10 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from common.forms import numbers, tiebreak_fields, tiebreak_initial, tiebreak_override
 from seasons.models import Season
 from seasons.rules import TIEBREAK_LABELS, preset_choices
 from seasons.services import SeasonData
-
-NO_TIEBREAK = "-"
-
-
-def tiebreak_choices() -> list[tuple[str, Any]]:
-    return [
-        ("", _("as the ranking rule has it")),
-        (NO_TIEBREAK, _("none")),
-        *TIEBREAK_LABELS.items(),
-    ]
 
 
 class SeasonForm(forms.Form):
@@ -64,12 +55,7 @@ class SeasonForm(forms.Form):
         max_length=1000,
         help_text=_("For example 25, 20, 16, 13. Used by the points-for-place rule."),
     )
-    tiebreak_1 = forms.ChoiceField(
-        label=_("first tie-break"), required=False, choices=tiebreak_choices
-    )
-    tiebreak_2 = forms.ChoiceField(
-        label=_("second tie-break"), required=False, choices=tiebreak_choices
-    )
+    tiebreak_1, tiebreak_2 = tiebreak_fields(TIEBREAK_LABELS, _("as the ranking rule has it"))
     is_public = forms.BooleanField(label=_("public"), required=False, initial=True)
     description = forms.CharField(
         label=_("description"), required=False, max_length=2000, widget=forms.Textarea
@@ -92,22 +78,19 @@ class SeasonForm(forms.Form):
                 initial[key] = overrides[key] or 0
         if "placement_points" in overrides:
             initial["placement_points"] = ", ".join(map(str, overrides["placement_points"]))
-        if "tiebreak" in overrides:
-            order = list(overrides["tiebreak"]) or [NO_TIEBREAK]
-            for index, key in enumerate(order[:2], start=1):
-                initial[f"tiebreak_{index}"] = key
+        initial.update(tiebreak_initial(overrides))
         return initial
 
     def clean_placement_points(self) -> list[int] | None:
         text = self.cleaned_data.get("placement_points", "").strip()
         if not text:
             return None
-        parts = [p.strip() for p in text.replace(";", ",").split(",") if p.strip()]
-        if not all(p.isdigit() and len(p) <= 5 for p in parts):
+        found = numbers(text, digits=5)
+        if found is None:
             raise forms.ValidationError(
                 _("Give whole numbers of at least 0, separated by commas."), code="invalid"
             )
-        return [int(p) for p in parts]
+        return found
 
     def overrides(self) -> dict[str, Any]:
         data = self.cleaned_data
@@ -119,9 +102,9 @@ class SeasonForm(forms.Form):
                 found[key] = data[key] or None
         if data.get("placement_points") is not None:
             found["placement_points"] = data["placement_points"]
-        chosen = [data.get("tiebreak_1") or "", data.get("tiebreak_2") or ""]
-        if any(chosen):
-            found["tiebreak"] = [k for k in chosen if k and k != NO_TIEBREAK]
+        order = tiebreak_override(data)
+        if order is not None:
+            found["tiebreak"] = order
         return found
 
     def season_data(self) -> SeasonData:

@@ -8,26 +8,14 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from common.forms import numbers, tiebreak_fields, tiebreak_initial, tiebreak_override
 from teams.models import MAX_DAYS, MAX_SERIES_PER_DAY, SQUAD_MAX_LIMIT, League
 from teams.rules import TIE_RULE_LABELS, TIEBREAK_LABELS, preset_choices
 from teams.services import LeagueData
 
-NO_TIEBREAK = "-"
-
-
-def tiebreak_choices() -> list[tuple[str, Any]]:
-    return [("", _("as the preset has it")), (NO_TIEBREAK, _("none")), *TIEBREAK_LABELS.items()]
-
 
 def tie_rule_choices() -> list[tuple[str, Any]]:
     return [("", _("as the preset has it")), *TIE_RULE_LABELS.items()]
-
-
-def _numbers(text: str) -> list[int] | None:
-    parts = [p.strip() for p in text.replace(";", ",").replace("/", ",").split(",") if p.strip()]
-    if not parts or not all(p.isdigit() and len(p) <= 3 for p in parts):
-        return None
-    return [int(p) for p in parts]
 
 
 class LeagueForm(forms.Form):
@@ -55,12 +43,7 @@ class LeagueForm(forms.Form):
     tie_rule = forms.ChoiceField(
         label=_("equal game points in a group"), required=False, choices=tie_rule_choices
     )
-    tiebreak_1 = forms.ChoiceField(
-        label=_("first tie-break"), required=False, choices=tiebreak_choices
-    )
-    tiebreak_2 = forms.ChoiceField(
-        label=_("second tie-break"), required=False, choices=tiebreak_choices
-    )
+    tiebreak_1, tiebreak_2 = tiebreak_fields(TIEBREAK_LABELS, _("as the preset has it"))
     squad_max = forms.IntegerField(
         label=_("players per squad at most"), min_value=1, max_value=SQUAD_MAX_LIMIT, initial=8
     )
@@ -91,23 +74,20 @@ class LeagueForm(forms.Form):
                 initial[f"victory_points_{len(table)}"] = ", ".join(map(str, table))
         if isinstance(overrides.get("tie_rule"), str):
             initial["tie_rule"] = overrides["tie_rule"]
-        if isinstance(overrides.get("tiebreak"), list):
-            order = list(overrides["tiebreak"]) or [NO_TIEBREAK]
-            for index, key in enumerate(order[:2], start=1):
-                initial[f"tiebreak_{index}"] = key
+        initial.update(tiebreak_initial(overrides))
         return initial
 
     def _victory_points(self, size: int) -> list[int] | None:
         text = self.cleaned_data.get(f"victory_points_{size}", "").strip()
         if not text:
             return None
-        numbers = _numbers(text)
-        if numbers is None or len(numbers) != size:
+        found = numbers(text, digits=3)
+        if found is None or len(found) != size:
             raise forms.ValidationError(
                 _("Give %(n)d whole numbers, place 1 first, separated by commas.") % {"n": size},
                 code="invalid",
             )
-        return numbers
+        return found
 
     def clean_victory_points_4(self) -> list[int] | None:
         return self._victory_points(4)
@@ -123,9 +103,9 @@ class LeagueForm(forms.Form):
             found["victory_points"] = tables
         if data.get("tie_rule"):
             found["tie_rule"] = data["tie_rule"]
-        chosen = [data.get("tiebreak_1") or "", data.get("tiebreak_2") or ""]
-        if any(chosen):
-            found["tiebreak"] = [k for k in chosen if k and k != NO_TIEBREAK]
+        order = tiebreak_override(data)
+        if order is not None:
+            found["tiebreak"] = order
         return found
 
     def league_data(self) -> LeagueData:
