@@ -21,6 +21,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views import View
 
+from common.parsing import whole_number
 from rules.series import NextGame
 from scoring.clock import TableClock
 from scoring.forms import GameForm, TranscriptionForm, form_field_for, form_field_for_transcription
@@ -352,7 +353,9 @@ class SheetView(View):
         captain saw (posted back with it); the engine checks the game against the sheet."""
         seats = self.seats()
         raw = self.request.POST.get("sitting_out", "")
-        sitting = int(raw) if raw.isdigit() and int(raw) in {s.position for s in seats} else None
+        sitting = whole_number(raw, digits=2)
+        if sitting not in {s.position for s in seats}:
+            sitting = None
         choices = self.seat_choices(seats, sitting)
         if self.transcribing():
             return TranscriptionForm(self.request.POST, seats=choices, sitting_out=sitting)
@@ -361,7 +364,7 @@ class SheetView(View):
 
 def _version(request: HttpRequest) -> int | None:
     raw = request.POST.get("version", "")
-    return int(raw) if raw.isdigit() else None
+    return whole_number(raw)
 
 
 def _message(error: ServiceError, names: Mapping[int, str]) -> str:
@@ -399,7 +402,7 @@ class CaptainDoor:
 
     def actor(self) -> Actor:
         seat = self.request.POST.get("seat", "")
-        number = int(seat) if seat.isdigit() and len(seat) < 3 else None
+        number = whole_number(seat, digits=2)
         return Actor(Door.CAPTAIN, seat=number, device=self.device)
 
     def base(self) -> str:
@@ -480,7 +483,7 @@ class PreviewView(SheetView):
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         raw = request.POST.get("number", "")
-        number = int(raw) if raw.isdigit() and len(raw) < 4 else None
+        number = whole_number(raw, digits=3)
         form = self.bound_form()
         context: dict[str, Any] = {}
         if form.is_valid():
@@ -536,7 +539,7 @@ class DeleteLastView(SheetView):
         try:
             delete_last_game(
                 self.table,
-                number=int(raw) if raw.isdigit() and len(raw) < 4 else None,
+                number=whole_number(raw, digits=3),
                 expected_version=_version(request),
                 actor=self.actor(),
                 reason=self.reason(),

@@ -15,6 +15,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.generic import TemplateView
 
+from common.parsing import whole_number
 from scoring.audit_text import SERIES_ACTIONS, codes_of_kind, describe_entries, kind_choices
 from scoring.models import MAX_EXTENSION_MINUTES, AuditEntry
 from scoring.progress import series_progress
@@ -88,7 +89,7 @@ class ProgressView(OrganizerMixin, TemplateView):
         if progress.clock is not None and not self.request.headers.get("HX-Request"):
             chosen = self.request.GET.get("tisch", "")
             context["extension_form"] = kwargs.get("extension_form") or ExtensionForm(
-                initial={"table": chosen} if chosen.isdigit() else {},
+                initial={"table": chosen} if whole_number(chosen) is not None else {},
                 numbers=self.table_numbers(series),
             )
             context["pause_form"] = kwargs.get("pause_form") or PauseForm()

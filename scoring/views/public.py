@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.generic import TemplateView
 
+from common.parsing import whole_number
 from scoring.clock import HallClock, TableClock
 from scoring.labels import SOLO_LABELS
 from scoring.messages import ITEM_LABELS
@@ -224,7 +225,7 @@ class SeriesClockView(PublicTournamentMixin, TemplateView):
         series = get_object_or_404(tournament.series, number=kwargs["number"])
         series.tournament = tournament
         raw = self.request.GET.get("tisch", "")
-        table = int(raw) if raw.isdigit() and len(raw) < 6 else None
+        table = whole_number(raw, digits=5)
         return {**super().get_context_data(**kwargs), **clock_context(series, table)}
 
 

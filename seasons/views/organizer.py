@@ -13,6 +13,7 @@ from django.shortcuts import get_object_or_404, redirect
 from django.utils.translation import gettext as _
 from django.views.generic import FormView, TemplateView
 
+from common.parsing import whole_number
 from common.services import ServiceError
 from scoring.services import Actor, Door
 from seasons.forms import SeasonForm
@@ -111,7 +112,7 @@ class SeasonTournamentsView(OwnerMixin, TemplateView):
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         action = request.POST.get("action", "")
         raw = request.POST.get("tournament", "")
-        pk = int(raw) if raw.isdigit() and len(raw) <= 9 else None
+        pk = whole_number(raw)
         choices = (
             attachable_tournaments(self.season) if action == "attach" else self.season.tournaments
         )

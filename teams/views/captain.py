@@ -12,6 +12,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.generic import TemplateView
 
+from common.parsing import whole_number
 from common.services import ServiceError
 from scoring.services import Actor, Door
 from teams.forms import LineUpForm
@@ -22,7 +23,7 @@ TOKEN_MAX_LENGTH = 40  # Team.captain_token
 
 
 def _pk(raw: str | None) -> int | None:
-    return int(raw) if raw and raw.isdigit() and len(raw) <= 9 else None
+    return whole_number(raw)
 
 
 class TeamCaptainView(TemplateView):

@@ -16,6 +16,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.generic import FormView, TemplateView
 
+from common.parsing import whole_number
 from common.services import ServiceError
 from scoring.services import Actor, Door
 from teams.forms import OVERRIDE_FIELDS, LeagueForm, LineUpForm, NewPlayerForm, TeamForm
@@ -43,7 +44,7 @@ def _actor(request: HttpRequest) -> Actor:
 
 
 def _pk(raw: str | None) -> int | None:
-    return int(raw) if raw and raw.isdigit() and len(raw) <= 9 else None
+    return whole_number(raw)
 
 
 def _id(raw: str | None) -> int:

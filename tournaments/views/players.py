@@ -14,6 +14,7 @@ from django.utils.translation import ngettext
 from django.views import View
 from django.views.generic import FormView, TemplateView
 
+from common.parsing import whole_number
 from tournaments import importing
 from tournaments.forms import ImportUploadForm, OrganizerPlayerForm, WithdrawForm
 from tournaments.models import Player, Registration, Tournament
@@ -53,8 +54,9 @@ def search(queryset: QuerySet[Registration], query: str) -> QuerySet[Registratio
             | Q(player__last_name__icontains=word)
             | Q(player__club__icontains=word)
         )
-        if word.isdigit():
-            condition |= Q(start_number=int(word))
+        number = whole_number(word)
+        if number is not None:
+            condition |= Q(start_number=number)
         queryset = queryset.filter(condition)
     return queryset
 
@@ -207,7 +209,7 @@ class ImportView(OrganizerMixin, TemplateView):
             rows.append(
                 ImportRow(
                     data=PlayerData(**item["values"]),
-                    merge_with=int(choice) if choice.isdigit() else None,
+                    merge_with=whole_number(choice),
                     line=item["line"],
                 )
             )
