@@ -160,3 +160,19 @@ class LineUpForm(forms.Form):
         players = self.fields["players"]
         assert isinstance(players, forms.TypedMultipleChoiceField)
         players.choices = [(p.pk, str(p)) for p in squad]
+
+
+class MatchDayForm(forms.Form):
+    """When a match day is played (its groups' tournaments move to it)."""
+
+    date = forms.DateField(
+        label=_("date"),
+        required=False,
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+    )
+
+
+class GroupPlaceForm(forms.Form):
+    """Where a group plays (several venues on one match day)."""
+
+    venue = forms.CharField(label=_("venue"), required=False, max_length=200)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import datetime
 import itertools
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -491,6 +491,37 @@ def change_group(group: Group, *, venue: str, actor: Actor) -> Group:
         after={"group": group.pk, "venue": venue},
     )
     return group
+
+
+@transaction.atomic
+def change_places(
+    league: League,
+    *,
+    dates: Mapping[int, datetime.date | None],
+    venues: Mapping[int, str],
+    actor: Actor,
+) -> int:
+    """Several match days' dates and groups' venues at once (match day id → date, group id →
+    venue), all or none; ids of another league are refused. Returns how many changed."""
+    _require_manager(league, actor)
+    days = {d.pk: d for d in MatchDay.objects.filter(league=league, pk__in=list(dates))}
+    groups = {g.pk: g for g in Group.objects.filter(match_day__league=league, pk__in=list(venues))}
+    if len(days) != len(dates) or len(groups) != len(venues):
+        raise ServiceError(
+            "not_in_league",
+            _("Only this league's match days and groups."),
+            refusal=Refusal.NOT_FOUND,
+        )
+    changed = 0
+    for pk, date in dates.items():
+        if days[pk].date != date:
+            change_match_day(days[pk], date=date, actor=actor)
+            changed += 1
+    for pk, venue in venues.items():
+        if groups[pk].venue != venue.strip():
+            change_group(groups[pk], venue=venue, actor=actor)
+            changed += 1
+    return changed
 
 
 # -- line-ups ------------------------------------------------------------------------------------

@@ -19,13 +19,22 @@ from django.views.generic import FormView, TemplateView
 from common.parsing import whole_number
 from common.services import ServiceError
 from scoring.services import Actor, Door
-from teams.forms import OVERRIDE_FIELDS, LeagueForm, LineUpForm, NewPlayerForm, TeamForm
+from teams.forms import (
+    OVERRIDE_FIELDS,
+    GroupPlaceForm,
+    LeagueForm,
+    LineUpForm,
+    MatchDayForm,
+    NewPlayerForm,
+    TeamForm,
+)
 from teams.models import Group, League, LineUp, SquadMember
 from teams.permissions import can_manage
 from teams.services import (
     add_squad_member,
     add_team,
     change_league,
+    change_places,
     create_league,
     draw_team_series,
     line_up_size,
@@ -246,8 +255,26 @@ class ScheduleView(OwnerMixin, TemplateView):
                 ids = sorted(entry.team_id for entry in group.group_teams.all())
                 meetings.update(itertools.combinations(ids, 2))
         team_count = self.league.teams.count()
+        posted = kwargs.get("places")
+        entries = []
+        for day in days:
+            day_form = (
+                posted[("day", day.pk)]
+                if posted
+                else MatchDayForm(prefix=f"day{day.pk}", initial={"date": day.date})
+            )
+            groups = [
+                {
+                    "group": group,
+                    "form": posted[("group", group.pk)]
+                    if posted
+                    else GroupPlaceForm(prefix=f"group{group.pk}", initial={"venue": group.venue}),
+                }
+                for group in day.groups.all()
+            ]
+            entries.append({"day": day, "form": day_form, "groups": groups})
         context.update(
-            days=days,
+            days=entries,
             team_count=team_count,
             repeats=sum(n - 1 for n in meetings.values()),
             never_met=team_count * (team_count - 1) // 2 - len(meetings),
@@ -255,6 +282,8 @@ class ScheduleView(OwnerMixin, TemplateView):
         return context
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if request.POST.get("action") == "places":
+            return self.save_places(request)
         try:
             plan = make_match_days(self.league, actor=_actor(request))
         except ServiceError as exc:
@@ -265,6 +294,32 @@ class ScheduleView(OwnerMixin, TemplateView):
             _("Match days made: %(repeats)d repeated meetings, %(unmet)d pairs never meet.")
             % {"repeats": plan.repeats, "unmet": plan.unmet_pairs},
         )
+        return redirect("teams:schedule", league=self.league.slug)
+
+    def save_places(self, request: HttpRequest) -> HttpResponse:
+        """Every match day's date and every group's venue from one form; nothing is saved
+        while a field is wrong, and the page shows what was typed with the error."""
+        forms_by_key: dict[tuple[str, int], Any] = {}
+        dates, venues = {}, {}
+        for day in self.league.match_days.order_by("number").prefetch_related("groups"):
+            day_form = MatchDayForm(request.POST, prefix=f"day{day.pk}")
+            forms_by_key[("day", day.pk)] = day_form
+            if day_form.is_valid():
+                dates[day.pk] = day_form.cleaned_data["date"]
+            for group in day.groups.all():
+                group_form = GroupPlaceForm(request.POST, prefix=f"group{group.pk}")
+                forms_by_key[("group", group.pk)] = group_form
+                if group_form.is_valid():
+                    venues[group.pk] = group_form.cleaned_data["venue"]
+        if not all(form.is_valid() for form in forms_by_key.values()):
+            context = self.get_context_data(places=forms_by_key)
+            return render(request, self.template_name, context, status=400)
+        try:
+            change_places(self.league, dates=dates, venues=venues, actor=_actor(request))
+        except ServiceError as exc:
+            messages.error(request, exc.message)
+        else:
+            messages.success(request, _("Dates and venues saved."))
         return redirect("teams:schedule", league=self.league.slug)
 
 
