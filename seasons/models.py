@@ -7,6 +7,7 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from common.models import ChangeLog
 from tournaments.models import Tournament
 
 
@@ -71,23 +72,14 @@ class SeasonTournament(models.Model):
         return f"{self.season_id}: {self.tournament_id}"
 
 
-class SeasonChange(models.Model):
+class SeasonChange(ChangeLog):
     """Every change to a season: who, when, through which door, before and after. (The
     results' audit log, ``scoring.AuditEntry``, hangs on one tournament; a season's
     changes concern several or none.)"""
 
     season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="changes")
-    action = models.CharField(max_length=60)  # dotted code, e.g. seasons.tournament.attached
-    before = models.JSONField(null=True, blank=True)
-    after = models.JSONField(null=True, blank=True)
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
-    )
-    via = models.CharField(max_length=80)  # "organizer alice", "api alice"
-    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
 
-    class Meta:
-        ordering = ["-created_at", "-pk"]
+    class Meta(ChangeLog.Meta):
         verbose_name = _("change of a season")
         verbose_name_plural = _("changes of seasons")
 

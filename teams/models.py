@@ -15,6 +15,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from common.models import ChangeLog
 from tournaments.models import Player, Registration, Tournament, new_seed, new_token
 
 SQUAD_MAX_LIMIT = 12
@@ -254,22 +255,13 @@ class LineUp(models.Model):
         return f"{self.group} / {self.series_number}: {self.team} {self.order} {self.player}"
 
 
-class LeagueChange(models.Model):
+class LeagueChange(ChangeLog):
     """Every change to a team competition: who, when, through which door, before and
     after (as ``seasons.SeasonChange``)."""
 
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="changes")
-    action = models.CharField(max_length=60)  # dotted code, e.g. teams.squad.added
-    before = models.JSONField(null=True, blank=True)
-    after = models.JSONField(null=True, blank=True)
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
-    )
-    via = models.CharField(max_length=80)  # "organizer alice", "api alice"
-    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
 
-    class Meta:
-        ordering = ["-created_at", "-pk"]
+    class Meta(ChangeLog.Meta):
         verbose_name = _("change of a team competition")
         verbose_name_plural = _("changes of team competitions")
 
