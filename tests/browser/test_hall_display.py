@@ -112,8 +112,16 @@ def shots(tmp_path: Path) -> list[Path]:
 
 @pytest.mark.slow
 def test_a_series_on_the_hall_display(
-    live_server: Any, browser: Any, hall: tuple[Tournament, Actor], shots: list[Path]
+    live_server: Any,
+    browser: Any,
+    hall: tuple[Tournament, Actor],
+    shots: list[Path],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    # The screen polls every 2 s and turns pages every 4 s here (5 s and 10 s in the hall):
+    # the same script and steps, in less than half the time.
+    monkeypatch.setattr("hall.views.POLL_SECONDS", 2)
+    monkeypatch.setattr("hall.views.PAGE_SECONDS", 4)
     tournament, referee = hall
     context = browser.new_context(viewport={"width": WIDTH, "height": HEIGHT}, locale="de-DE")
     context.add_cookies([{"name": "django_language", "value": "de", "url": live_server.url}])
