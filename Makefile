@@ -11,7 +11,7 @@ HOST ?= 127.0.0.1
 # skips the sweeps.
 PYTEST_ARGS ?= -n auto --dist loadgroup
 
-.PHONY: run test lint typecheck migrations-check pytest install install-dev messages demo clean
+.PHONY: run hall test lint typecheck migrations-check pytest install install-dev messages demo clean
 
 $(PYTHON):
 	$(PY) -m venv $(VENV)
@@ -44,12 +44,20 @@ run: install
 	@echo ""
 	@echo "Doko-Turnier runs on $(RUN_SITE_URL)/  (demo tournament: /turniere/demo/)"
 	@echo "Organizer login: user 'demo', password 'demo' (created by the demo command)."
+	@echo "Cashier login: user 'kasse', password 'demo' (entry fees at /verwaltung/kasse/)."
 	@if [ "$(HOST)" = "0.0.0.0" ]; then \
 	  echo "Phones on the same network (Wi-Fi) open $(RUN_SITE_URL)/ and scan the printed codes."; \
 	  echo "This is the development server with DEBUG on: use it on a network you trust only."; \
 	else echo "Phones cannot reach it: HOST=0.0.0.0 make run serves the local network."; fi
 	@echo ""
 	SITE_URL='$(RUN_SITE_URL)' ALLOWED_HOSTS='$(RUN_ALLOWED_HOSTS)' $(PYTHON) manage.py runserver $(HOST):$(PORT)
+
+# `make hall` serves the app for real on the local network (README "At the venue"): DEBUG
+# off, gunicorn, static files, backups. `make hall HTTPS=1` adds TLS with a self-signed
+# certificate; PORT as for `make run`, BACKUP_DIR names the backup folder.
+HTTPS ?=
+hall: install
+	$(PYTHON) manage.py hall --port $(PORT) $(if $(filter-out 0 no off false,$(HTTPS)),--https)
 
 demo: install
 	$(PYTHON) manage.py migrate --noinput

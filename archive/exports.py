@@ -21,10 +21,12 @@ from typing import Any
 from django.utils.translation import gettext as _
 from openpyxl import Workbook
 
-from scoring.labels import CONTRACT_LABELS, SOLO_LABELS, label_of
+from rules.stored import StoredGame
+from scoring.labels import game_label
 from scoring.models import Game
 from scoring.standings import overall_standings, series_standings
 from tournaments.models import Seat, Series, Tournament
+from tournaments.publication import retention_expired, shown_name
 
 Cell = str | int | None
 DELIMITER = ";"
@@ -125,17 +127,13 @@ def standings_sheets(tournament: Tournament) -> list[Sheet]:
 SEATS = 5
 
 
-def _contract(record: dict[str, Any]) -> str:
-    if record.get("not_played"):
+def _contract(record: StoredGame) -> str:
+    if record.not_played:
         return _("not played")
-    contract = record.get("contract")
-    if contract is None:  # transcribed from a paper sheet
-        return _("Solo") if record.get("soloist") else _("Game from the paper sheet")
-    label = str(label_of(CONTRACT_LABELS, contract, contract))
-    solo = label_of(SOLO_LABELS, record.get("solo"), None)
-    if solo is not None:
-        label = f"{label} ({solo})"
-    if record.get("compulsory"):
+    if record.contract is None:  # transcribed from a paper sheet
+        return _("Solo") if record.marked_soloist else _("Game from the paper sheet")
+    label = game_label(record)
+    if record.compulsory:
         label += " · " + _("compulsory solo")
     return label
 
@@ -152,9 +150,13 @@ def games_sheet(tournament: Tournament) -> Sheet:
     seats = Seat.objects.filter(series__tournament=tournament).values_list(
         "table_id", "position", "registration__start_number",
         "registration__player__first_name", "registration__player__last_name",
+        "registration__player__name_form",
     )  # fmt: skip
-    for table, position, number, first, last in seats:
-        names[(table, position)] = f"{number} {first} {last}"
+    expired = retention_expired(tournament)
+    for table, position, number, first, last, form in seats:
+        names[(table, position)] = (
+            f"{number} {shown_name(first, last, form, number, expired=expired)}"
+        )
     games = (
         Game.objects.filter(series__tournament=tournament)
         .order_by("series__number", "table__number", "number")
@@ -184,7 +186,7 @@ def games_sheet(tournament: Tournament) -> Sheet:
                 number,
                 dealer,
                 *(names.get((table, s)) for s in range(1, SEATS + 1)),
-                _contract(record),
+                _contract(StoredGame.from_record(record)),
                 _winner(winner),
                 value,
                 *(scores.get(str(s)) for s in range(1, SEATS + 1)),

@@ -5,7 +5,9 @@ seat 5: …"), so the organizer can find it; nothing here touches the database."
 from __future__ import annotations
 
 import datetime
+import hashlib
 import json
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -112,12 +114,86 @@ class ArchiveIn:
     source: dict[str, Any] = field(default_factory=dict)
 
 
+#: How deep a game's record or result may nest (the engine's records are flat but for
+#: lists of seats and the extras).
+MAX_DEPTH = 4
+
+
+class DuplicatedKeys(dict[str, Any]):
+    """An object of the file that has a key twice (JSON keeps the last one silently); the
+    reader refuses it with its row named."""
+
+    duplicates: list[str]
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    found = dict(pairs)
+    if len(found) == len(pairs):
+        return found
+    marked = DuplicatedKeys(found)
+    seen: set[str] = set()
+    twice: set[str] = set()
+    for key, _value in pairs:
+        (twice if key in seen else seen).add(key)
+    marked.duplicates = sorted(twice)
+    return marked
+
+
 def parse_json(raw: bytes) -> Any:
-    """The file's JSON, or ``ArchiveRefused`` saying it is none."""
+    """The file's JSON, or ``ArchiveRefused`` saying it is none. An object with a key twice
+    comes back as ``DuplicatedKeys``."""
     try:
-        return json.loads(raw.decode("utf-8-sig"))
+        return json.loads(raw.decode("utf-8-sig"), object_pairs_hook=_object)
     except (UnicodeDecodeError, ValueError, RecursionError) as exc:
         raise ArchiveRefused([Problem("", _("The file is not a JSON archive."))]) from exc
+
+
+def storable(text: str) -> bool:
+    """Whether the database can hold ``text``: no NUL character and no lone surrogate
+    (JSON's ``\\u0000`` and ``\\ud800`` decode to them)."""
+    if "\x00" in text:
+        return False
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def visible(text: str) -> bool:
+    """Whether ``text`` shows anything: not only spaces and invisible format characters such
+    as the zero-width space or joiner."""
+    return any(not c.isspace() and unicodedata.category(c) not in ("Cf", "Cc", "Zs") for c in text)
+
+
+def unsafe(value: Any, depth: int = MAX_DEPTH) -> str | None:
+    """What is wrong with a nested value the import stores as it is (a game's record), or
+    None: a key twice, a text the database cannot hold, nesting deeper than ``depth``."""
+    if isinstance(value, str):
+        return None if storable(value) else _("A text holds a NUL character or a lone surrogate.")
+    if isinstance(value, dict | list) and depth <= 0:
+        return _("The value is nested too deeply.")
+    if isinstance(value, DuplicatedKeys):
+        return _("The key %(key)s appears twice.") % {"key": value.duplicates[0][:40]}
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            problem = unsafe(key, depth) or unsafe(inner, depth - 1)
+            if problem:
+                return problem
+    elif isinstance(value, list):
+        for inner in value:
+            problem = unsafe(inner, depth - 1)
+            if problem:
+                return problem
+    return None
+
+
+def content_hash(data: dict[str, Any]) -> str:
+    """SHA-256 over the archive without its export time: the same tournament exported twice
+    (with the same results) hashes the same, however the file was indented."""
+    content = {key: value for key, value in data.items() if key != "exported_at"}
+    text = json.dumps(content, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 class Reader:
@@ -154,15 +230,19 @@ class Reader:
     def text(self, data: dict[str, Any], key: str, where: str, limit: int, *,
              required: bool = False, optional: bool = False) -> str:  # fmt: skip
         def check(v: Any) -> str | None:
-            if not isinstance(v, str) or len(v) > limit or (required and not v.strip()):
+            if not isinstance(v, str) or len(v) > limit or (required and not visible(v)):
                 return None
-            return v
+            return v if storable(v) else None
 
-        expected = _("Expected a text of at most %(limit)d characters.") % {"limit": limit}
+        expected = _(
+            "Expected a text of at most %(limit)d characters, without NUL characters or lone "
+            "surrogates."
+        ) % {"limit": limit}
         if required:
-            expected = _("Expected a non-empty text of at most %(limit)d characters.") % {
-                "limit": limit
-            }
+            expected = _(
+                "Expected a text of at most %(limit)d characters that shows more than spaces "
+                "and invisible characters, without NUL characters or lone surrogates."
+            ) % {"limit": limit}
         return self.get(data, key, where, check, expected, optional=optional, default="") or ""
 
     def integer(self, data: dict[str, Any], key: str, where: str, low: int, high: int, *,
@@ -222,6 +302,11 @@ class Reader:
         return value if isinstance(value, list) else []
 
     def obj(self, value: Any, where: str) -> dict[str, Any] | None:
+        if isinstance(value, DuplicatedKeys):
+            self.problem(
+                where, _("The key %(key)s appears twice.") % {"key": value.duplicates[0][:40]}
+            )
+            return value
         if isinstance(value, dict):
             return value
         self.problem(where, _("Expected an object."))
@@ -248,13 +333,58 @@ class Reader:
         players = self.players(top)
         registrations = self.registrations(top, players, tournament.get("series_count") or 0)
         series = self.series_list(top, tournament, registrations)
+        source = self.provenance(top)
         self.refuse_if_any()
-        source: dict[str, Any] = {
-            key: top[key]
-            for key in ("format", "version", "exported_at", "source", "audit")
-            if key in top
-        }
         return ArchiveIn(tournament, list(players.values()), registrations, series, source)
+
+    def provenance(self, top: dict[str, Any]) -> dict[str, Any]:
+        """Where the archive comes from (kept with the imported tournament), in the shape the
+        export writes it: the export time, the source site and short name, the audit
+        summary; anything else is refused, never stored."""
+        out: dict[str, Any] = {"format": FORMAT, "version": VERSION}
+        exported = self.moment(top, "exported_at", "")
+        if exported is not None:
+            out["exported_at"] = exported.isoformat()
+        if top.get("source") is not None:
+            where = "source"
+            source = self.obj(top["source"], where) or {}
+            self.known_keys(source, where, {"site", "slug"})
+            out["source"] = {
+                "site": self.text(source, "site", where, 200, optional=True),
+                "slug": self.text(source, "slug", where, 60, optional=True),
+            }
+        if top.get("audit") is not None:
+            where = "audit"
+            audit = self.obj(top["audit"], where) or {}
+            self.known_keys(audit, where, {"entries", "actions", "first", "last"})
+            actions = self.obj(audit.get("actions", {}), f"{where}, actions") or {}
+            if len(actions) > 500 or any(
+                not isinstance(key, str) or len(key) > 100 or not storable(key)
+                or type(count) is not int or not 0 <= count <= INT32
+                for key, count in actions.items()
+            ):  # fmt: skip
+                self.problem(
+                    f"{where}, actions",
+                    _("Expected at most 500 action names, each with a whole number from 0."),
+                )
+                actions = {}
+            first, last = self.moment(audit, "first", where), self.moment(audit, "last", where)
+            out["audit"] = {
+                "entries": self.integer(audit, "entries", where, 0, INT32, optional=True) or 0,
+                "actions": actions,
+                "first": first.isoformat() if first else None,
+                "last": last.isoformat() if last else None,
+            }
+        return out
+
+    def known_keys(self, data: dict[str, Any], where: str, allowed: set[str]) -> None:
+        unknown = sorted(str(key)[:40] for key in data if key not in allowed)
+        if unknown:
+            self.problem(
+                where,
+                _("Unknown fields: %(keys)s (expected only %(allowed)s).")
+                % {"keys": ", ".join(unknown[:5]), "allowed": ", ".join(sorted(allowed))},
+            )
 
     def tournament(self, top: dict[str, Any]) -> dict[str, Any]:
         where = _("tournament")
@@ -276,9 +406,13 @@ class Reader:
         if starts and ends and ends < starts:
             self.problem(f"{where}, ends_on", _("The last day is before the first day."))
         overrides = t.get("rule_overrides") or {}
-        if not isinstance(overrides, dict) or any(
-            key not in OVERRIDABLE or type(value) is not int or not 1 <= value <= 999
-            for key, value in overrides.items()
+        if (
+            not isinstance(overrides, dict)
+            or isinstance(overrides, DuplicatedKeys)
+            or any(
+                key not in OVERRIDABLE or type(value) is not int or not 1 <= value <= 999
+                for key, value in overrides.items()
+            )
         ):
             self.problem(
                 f"{where}, rule_overrides",
@@ -475,9 +609,15 @@ class Reader:
             number = self.integer(g, "number", where, index, index)
             dealer = self.integer(g, "dealer", where, 1, 5)
             record = self.obj(g.get("record"), f"{where}, record")
+            if record is not None and (problem := unsafe(record)):
+                self.problem(f"{where}, record", problem)
+                record = None
             result = g.get("result")
             if result is not None and not isinstance(result, dict):
                 self.problem(f"{where}, result", _("Expected an object."))
+                result = None
+            if result is not None and (problem := unsafe(result)):
+                self.problem(f"{where}, result", problem)
                 result = None
             if number is None or dealer is None or record is None:
                 continue

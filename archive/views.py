@@ -10,20 +10,21 @@ from django import forms
 from django.contrib.auth.mixins import LoginRequiredMixin
 from django.contrib.auth.models import User
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
-from django.shortcuts import get_object_or_404
-from django.urls import reverse
+from django.shortcuts import get_object_or_404, render
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views import View
 from django.views.generic import TemplateView
 
+from archive import jobs
 from archive.export import build_archive
 from archive.exports import Sheet, games_sheet, standings_sheet, standings_sheets, to_csv, to_xlsx
-from archive.reading import ArchiveRefused, Problem
-from archive.services import import_file
-from scoring.services import Actor, Door
+from archive.models import ArchiveImport
+from archive.player_data import player_data
+from common.services import ServiceError
+from tournaments.models import Player
+from tournaments.permissions import visible_tournaments
 from tournaments.views.mixins import OrganizerMixin
-from tournaments.views.public import visible_tournaments
 
 #: The largest archive the import reads.
 MAX_ARCHIVE_BYTES = 5 * 1024 * 1024
@@ -82,6 +83,21 @@ class ArchiveDownloadView(OrganizerMixin, View):
         return download(content.encode(), "application/json", f"{self.tournament.slug}-archiv.json")
 
 
+class PlayerDataView(LoginRequiredMixin, View):
+    """A player's data export (DSGVO Art. 15) for the registry's owner to hand out."""
+
+    def get(self, request: HttpRequest, pk: int) -> HttpResponse:
+        player = Player.objects.filter(pk=pk).first()
+        if player is None:
+            raise Http404
+        try:
+            data = player_data(request.user, player)
+        except ServiceError as exc:
+            raise Http404 from exc
+        content = json.dumps(data, ensure_ascii=False, indent=1)
+        return download(content.encode(), "application/json", f"spieler-{pk}-daten.json")
+
+
 class ImportForm(forms.Form):
     file = forms.FileField(
         label=gettext_lazy("tournament archive (.json)"),
@@ -98,31 +114,73 @@ class ImportForm(forms.Form):
 
 
 class ImportView(LoginRequiredMixin, TemplateView):
-    """Upload an archive; refused: every problem listed beside the field, nothing saved."""
+    """Upload an archive: it is stored and checked in the background; the organizer sees
+    the check on the import's page (``ImportStatusView``) and confirms it there."""
 
     template_name = "archive/import.html"
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         form = ImportForm(request.POST, request.FILES)
-        problems: list[Problem] = []
-        more = 0
+        running: ArchiveImport | None = None
         if form.is_valid():
             raw = form.cleaned_data["file"].read()
             user = request.user
             assert isinstance(user, User)  # LoginRequiredMixin
             try:
-                imported = import_file(raw, user, Actor(Door.ORGANIZER, user=user))
-            except ArchiveRefused as refused:
-                problems, more = refused.problems, refused.more
-                form.add_error("file", _("The archive was not imported; nothing was saved."))
+                job = jobs.start(raw, user, confirmed=False, language=get_language() or "de")
+            except jobs.ImportRunning as exc:
+                running = exc.running
+                form.add_error(
+                    "file",
+                    _("Another import of yours is still running; start the next one when it "
+                      "has ended."),
+                )  # fmt: skip
             else:
-                return HttpResponseRedirect(
-                    reverse("tournaments:manage", kwargs={"slug": imported.tournament.slug})
-                    + "?importiert=1"
-                )
-        context = self.get_context_data(form=form, problems=problems, more=more)
+                return HttpResponseRedirect(job.page_url)
+        context = self.get_context_data(form=form, running=running)
         return self.render_to_response(context)
 
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         kwargs.setdefault("form", ImportForm())
         return super().get_context_data(**kwargs)
+
+
+def _status_context(job: ArchiveImport) -> dict[str, Any]:
+    return {
+        "job": job,
+        "problems": jobs.problems_of(job),
+        "duplicates": list(jobs.duplicates(job)) if job.status == job.Status.CHECKED else [],
+    }
+
+
+class ImportStatusView(LoginRequiredMixin, View):
+    """One import: its progress, its summary to confirm, its problems, or its tournament.
+    Only its owner sees it (anyone else: 404)."""
+
+    def job(self, pk: int) -> ArchiveImport:
+        job = get_object_or_404(
+            ArchiveImport.objects.defer("data").select_related("tournament"),
+            pk=pk,
+            owner_id=self.request.user.pk,
+        )
+        return jobs.fail_if_stalled(job)
+
+    def get(self, request: HttpRequest, pk: int) -> HttpResponse:
+        job = self.job(pk)
+        template = (
+            "archive/_import_status.html"
+            if request.headers.get("HX-Request")
+            else "archive/import_status.html"
+        )
+        return render(request, template, _status_context(job))
+
+    def post(self, request: HttpRequest, pk: int) -> HttpResponse:
+        """The organizer confirms the summary: the import is queued."""
+        job = self.job(pk)
+        user = request.user
+        assert isinstance(user, User)
+        try:
+            jobs.confirm(job, user)
+        except jobs.ImportRunning as exc:
+            return HttpResponseRedirect(exc.running.page_url)
+        return HttpResponseRedirect(job.page_url)

@@ -24,7 +24,7 @@ PostgreSQL backends spent per request (from /proc), which other processes on the
 do not distort (target: at most 5 ms per game), and the SQL statements per request, counted
 by the server (``bench/pingapp/statements.py``, outermost middleware, answered in the
 ``X-Bench-Statements`` header): every statement psycopg sends for the request, BEGIN and
-COMMIT included (target: at most 8 per game). Last, a few traced requests on a table of
+COMMIT included (target: at most 7 per game). Last, a few traced requests on a table of
 their own list the statements of one entry and one ping with the code that issued each,
 checked against libpq's own trace. ``--gunicorn-args "-c conf.py"`` runs the server with a
 config file, e.g. one whose ``post_worker_init`` hook patches a function to measure a
@@ -866,7 +866,7 @@ def arguments() -> argparse.Namespace:
         "patches a function to try a change",
     )
     parser.add_argument(
-        "--max-statements", type=float, default=8.0, help="target: statements per game (8)"
+        "--max-statements", type=float, default=7.0, help="target: statements per game (7)"
     )
     parser.add_argument(
         "--max-cpu-ms", type=float, default=5.0, help="target: server CPU ms per game (5)"

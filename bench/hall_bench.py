@@ -56,9 +56,9 @@ TARGET_MS = 50.0
 def build(players: int, seed: int) -> Tournament:
     from django.contrib.auth.models import User
 
+    from common.actors import ORGANIZER, Actor
     from hall.services import announce
     from scoring.demo import close_played, play_table
-    from scoring.services import Actor, Door
     from tournaments.demo import create_demo_tournament
     from tournaments.services.lifecycle import start_series
 
@@ -72,7 +72,7 @@ def build(players: int, seed: int) -> Tournament:
     for table in second.tables.order_by("number"):
         play_table(table, rng, games=rng.randint(8, 16), finish=False)
     organizer = User.objects.get(username="demo")
-    actor = Actor(Door.ORGANIZER, user=organizer)
+    actor = Actor(ORGANIZER, user=organizer)
     for text in (
         "Mittagspause nach Serie 2",
         "Spielberichte sofort abgeben",

@@ -6,6 +6,11 @@ printed: the machine may be shared, so compare rates measured in the same run.
 
     .venv/bin/python bench/pdf_bench.py [--tables 250] [--workers 2] [--inline] [--naive 40]
 
+``--small`` measures what an organizer waits for instead: the print pack of 11 tables from
+the click (the form's POST) to the download link, through the real views, polling the
+status fragment as the browser would (each poll after the delay its ``hx-trigger`` names):
+on a worker started just before the click, in the other language, and warm.
+
 Uses a throw-away SQLite database and media folder, and Redis database 13 as the broker
 (``--broker`` to change; ``--inline`` renders in this process without a worker).
 """
@@ -14,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -25,6 +31,8 @@ from typing import TYPE_CHECKING
 from urllib.parse import urlparse
 
 if TYPE_CHECKING:
+    from django.test import Client
+
     from documents.models import GeneratedDocument
     from tournaments.models import Series, Tournament
 
@@ -177,6 +185,100 @@ def _naive(series: Series, count: int) -> tuple[int, float]:
     return len(document.pages), time.perf_counter() - start
 
 
+DELAY = re.compile(r'hx-trigger="load delay:(\d+)(ms|s)"')
+
+
+def _click_to_link(client: Client, url: str, language: str) -> tuple[float, int]:
+    """Seconds from the POST of the print page's form to the status fragment that holds
+    the download link, and the number of polls; each poll waits the fragment's delay."""
+    headers = {"Accept-Language": language}
+    start = time.perf_counter()
+    page = client.post(url, follow=True, headers=headers).content.decode()
+    polls = 0
+    while "/pdf/" not in page:
+        match = DELAY.search(page)
+        status = re.search(r'hx-get="([^"]+/status/[^"]*)"', page)
+        if match is None or status is None:
+            raise SystemExit(f"no download link and no poll:\n{page[-2000:]}")
+        time.sleep(int(match[1]) / (1000 if match[2] == "ms" else 1))
+        page = client.get(status[1], headers=headers).content.decode()
+        polls += 1
+        if time.perf_counter() - start > 120:
+            raise SystemExit("no download link after 120 s")
+    return time.perf_counter() - start, polls
+
+
+def small(args: argparse.Namespace) -> None:
+    """Click to link for the small print pack: new worker, other language, warm."""
+    work = Path(tempfile.mkdtemp(prefix="pdf-bench-"))
+    _configure(work, args.broker)
+    import django
+
+    django.setup()
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+    from django.test import Client
+
+    from documents.models import GeneratedDocument
+
+    call_command("migrate", verbosity=0)
+    tournament, series = _build(args.tables, 1)
+    get_user_model().objects.create_superuser("bench", "bench@example.org", "bench-password")
+    client = Client()
+    client.login(username="bench", password="bench-password")
+    url = f"/verwaltung/{tournament.slug}/serie/{series.number}/druck/"
+    from config.celery import app
+    from config.tasks import ping
+
+    # The floor: the same document rendered in this (warm) process, no queue, no polling.
+    for _ in range(2):
+        GeneratedDocument.objects.all().delete()
+        _document, floor = _generate(series, inline=True)
+    app.control.purge()
+    rows = []
+    log = (work / "worker.log").open("w")
+    try:
+        for run in range(args.runs):
+            start = time.perf_counter()
+            worker = subprocess.Popen(
+                [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", "prefork",
+                 "--concurrency", str(args.workers), "--without-heartbeat", "--without-gossip",
+                 "--without-mingle", "--loglevel", "WARNING"],
+                cwd=ROOT, env=dict(os.environ), stdout=log, stderr=subprocess.STDOUT,
+            )  # fmt: skip
+            try:
+                for _ in range(args.workers):  # every process has started (and warmed)
+                    ping.delay("bench").get(timeout=120)
+                ready = time.perf_counter() - start
+                load = os.getloadavg()[0]
+                cases = [("new worker, de", "de"), ("other language, en", "en"),
+                         ("warm, de", "de"), ("warm, en", "en")]  # fmt: skip
+                for name, language in cases:
+                    GeneratedDocument.objects.all().delete()  # a new one, not the last
+                    elapsed, polls = _click_to_link(client, url, language)
+                    rows.append((run, name, elapsed, polls, ready, load))
+            finally:
+                worker.terminate()
+                worker.wait(timeout=60)
+    except BaseException:
+        print((work / "worker.log").read_text()[-3000:])
+        raise
+    finally:
+        log.close()
+        shutil.rmtree(work, ignore_errors=True)
+    print(f"machine: {os.cpu_count()} cores; {args.tables} tables, worker of {args.workers} "
+          f"processes started anew for each run")  # fmt: skip
+    for run, name, elapsed, polls, ready, load in rows:
+        print(f"run {run + 1}: {name:<20} click to link {elapsed:5.2f} s ({polls} polls); "
+              f"worker ready after {ready:.1f} s; load {load:.2f}")  # fmt: skip
+    print(f"floor (the same document rendered in-process, warm): {floor:.2f} s")
+    for _, name, *_rest in rows[: len(rows) // max(args.runs, 1)]:
+        times = sorted(r[2] for r in rows if r[1] == name)
+        print(f"{name:<20} median {times[len(times) // 2]:.2f} s "
+              f"= {times[len(times) // 2] / floor:.2f}x the floor, worst {times[-1]:.2f} s "
+              f"(target <= 1.5 s)")  # fmt: skip
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=250)
@@ -184,7 +286,16 @@ def main() -> None:
     parser.add_argument("--naive", type=int, default=40, help="sheets in the naive document")
     parser.add_argument("--inline", action="store_true", help="no worker: render in-process")
     parser.add_argument("--broker", default="redis://127.0.0.1:6379/13")
+    parser.add_argument("--small", action="store_true", help="click to link, 11 tables")
+    parser.add_argument("--runs", type=int, default=3, help="with --small: fresh workers")
     args = parser.parse_args()
+    if args.small:
+        if not _redis_up(args.broker):
+            raise SystemExit(f"--small needs the broker at {args.broker}")
+        if "--tables" not in sys.argv:
+            args.tables = 11
+        small(args)
+        return
 
     inline = args.inline or not _redis_up(args.broker)
     work = Path(tempfile.mkdtemp(prefix="pdf-bench-"))

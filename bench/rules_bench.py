@@ -31,8 +31,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from rules import DDV, GameRecord, next_game, parse_record, score, validate_series
+from rules.answers import score_line
 from rules.cards import max_augen, min_augen
-from rules.cli import score_line
 from rules.deck import augen_possible
 from rules.testing import series_game
 

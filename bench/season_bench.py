@@ -17,10 +17,13 @@ and, in turns with it,
 * reading the 640,000 SeriesTotal rows of the season (values_list): what a ranking summed
   from the series totals would have to read;
 
-the ranking with each result's place in its tournament (as the season page and the API
-show it), ``refresh_season_entries`` (the ranking computed and its 10,000 ``SeasonEntry``
-rows written, as after a change of results), ``player_seasons`` (one player's stored line
-in each of his three seasons) and a GET of his page through the test client.
+the ranking with each result's place in its tournament (as a line's explanation shows it),
+``refresh_season_entries`` (the ranking computed and its 10,000 ``SeasonEntry`` rows written,
+as after a change of results; target 0.5 s), ``player_seasons`` (one player's stored line in
+each of his three seasons) and a GET of his page through the test client; then the season's
+page, read from the stored ranking, as the public asks for it (page 1, page 50, a search by
+name, a club, one line's explanation as the page loads it, the API's first page), each timed
+in turns with reading the registrations again (target: 300 ms and 150 KB of HTML).
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/doko .venv/bin/python bench/season_bench.py
 
@@ -33,11 +36,27 @@ Measured on the 2-core reference machine (PostgreSQL 127.0.0.1, another job runn
     stored refresh     median 931.9, best 904.0
     player_seasons     median   2.1, best   2.0  (3 seasons, 1 statement; ~1 s a season before)
     player page        median  22.0, best  20.7  (3 seasons, 8 tournaments, 8 statements)
+
+And with the season's page read from the stored ranking, on the same machine shared by four
+other jobs (load average 8 to 12, so every figure about 3 x the quiet machine's), ms:
+
+    registrations read  median  266.1            (the baseline of the run)
+    season ranking      median 1879.3            (7.1 x)
+    stored refresh      median 2698.6            (10.1 x; 3906 = 14.1 x before)
+    season page 1       median   79.5, 66.1 KB   (7 statements; 0.28 x; before: the whole
+                                                  ranking explained, 14 s and 15 MB)
+    season page 50      median   90.1, 68.6 KB
+    search by name      median  162.7, 12.2 KB
+    one club            median   51.8, 68.2 KB
+    API first page      median   38.9, 18.9 KB   (6 statements)
+    one explanation     median   39.8,  1.1 KB   (4 statements)
 """
 
 from __future__ import annotations
 
 import datetime
+import functools
+import os
 import random
 import statistics
 import sys
@@ -53,8 +72,10 @@ from bench._django import setup, test_database
 if TYPE_CHECKING:
     from seasons.models import Season
 
-PLAYERS = 10_000
-TOURNAMENTS = 500
+# A smaller season for a loaded machine: SEASON_BENCH_PLAYERS=2000 SEASON_BENCH_TOURNAMENTS=100
+PLAYERS = int(os.environ.get("SEASON_BENCH_PLAYERS", 10_000))
+TOURNAMENTS = int(os.environ.get("SEASON_BENCH_TOURNAMENTS", 500))
+RUNS = int(os.environ.get("SEASON_BENCH_RUNS", 7))
 SERIES = 8
 PER_TOURNAMENT = 160
 REFERENCE = datetime.date(2026, 11, 28)
@@ -167,7 +188,7 @@ def read_series_totals(season: Season) -> list[Any]:
     )
 
 
-def timed(*funcs: Callable[[], object], runs: int = 7) -> list[tuple[float, float]]:
+def timed(*funcs: Callable[[], object], runs: int = RUNS) -> list[tuple[float, float]]:
     """Median and best milliseconds of each function, run in turns (so that a load on the
     machine falls on all of them alike)."""
     samples: list[list[float]] = [[] for _ in funcs]
@@ -202,8 +223,8 @@ def main() -> None:
     from django.test.utils import CaptureQueriesContext, setup_test_environment
     from django.urls import reverse
 
+    from seasons.entries import refresh_season_entries
     from seasons.models import Season
-    from seasons.services import refresh_season_entries
     from seasons.standings import player_seasons, season_ranking
     from tournaments.models import Player
 
@@ -259,6 +280,52 @@ def main() -> None:
         print(f"player page       : median {page_ms[0]:7.1f} ms, best {page_ms[1]:7.1f} ms"
               f"  (target < 50 ms; GET {page}, {len(lines)} seasons, 8 tournaments); "
               f"{len(page_queries)} statements")  # fmt: skip
+        season_pages(season, client, ranking.ranked[0].player)
+
+
+def season_pages(season: Season, client: Any, leader: int) -> None:
+    """The season's page as the public asks for it (the first page, a page deep down, a
+    search by name, a club, one line's explanation) and the API's first page: each timed in
+    turns with reading the registrations, with its bytes and statements."""
+    from django.db import connection
+    from django.urls import NoReverseMatch, reverse
+
+    detail = reverse("seasons:detail", args=[season.slug])
+    asks: dict[str, tuple[str, dict[str, Any], dict[str, str]]] = {
+        "page 1": (detail, {}, {}),
+        "page 50": (detail, {"seite": 50}, {}),
+        "search": (detail, {"q": "nachname123"}, {}),
+        "club": (detail, {"club": "Verein 7"}, {}),
+        "API page": (f"/api/v1/seasons/{season.slug}/ranking/", {}, {}),
+    }
+    try:  # the line's explanation on its own (absent before the pages read the stored one)
+        explanation = reverse("seasons:explanation", args=[season.slug, leader])
+        asks["explanation"] = (explanation, {}, {"HTTP_HX_REQUEST": "true"})
+    except NoReverseMatch:
+        pass
+    wanted = os.environ.get("SEASON_BENCH_PAGES")
+    if wanted:
+        asks = {k: v for k, v in asks.items() if k in wanted.split(",")}
+    for name, (url, query, headers) in asks.items():
+        response = client.get(url, query, **headers)  # warm
+        assert response.status_code == 200, (name, response.status_code)
+        counted: list[str] = []
+
+        def count(execute: Any, sql: str, *args: Any, counted: list[str] = counted) -> Any:
+            counted.append(sql)
+            return execute(sql, *args)
+
+        # Counted on the connection's wrapper: the request closes and reopens the connection.
+        with connection.execute_wrapper(count):
+            response = client.get(url, query, **headers)
+        size = len(response.content)
+        page_ms, rows_ms = timed(
+            functools.partial(client.get, url, query, **headers),
+            lambda: read_registrations(season),
+        )
+        print(f"season {name:<11}: median {page_ms[0]:7.1f} ms, best {page_ms[1]:7.1f} ms, "
+              f"{size / 1024:8.1f} KB, {len(counted)} statements; registrations read "
+              f"{rows_ms[0]:6.1f} ms: page = {page_ms[0] / rows_ms[0]:.2f} x")  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 """Seating draw benchmark: repeated pairs and time, our draw next to a plain random draw.
 
 Run: .venv/bin/python bench/seating_bench.py [--seeds 3] [--series 2,4,6,7,8] [--players 33,34]
+     .venv/bin/python bench/seating_bench.py --keep-apart [--seeds 3] [--series 2,4,6,8]
 
 For every player count N and number of series R it prints the repeats (pairs sitting together
 again, summed over the plan; the mean over the seeds), a simple lower bound, and the time of
@@ -9,6 +10,10 @@ is also the baseline of the same run: "x random" is the time of our plan over th
 random plan with its repeats counted (repeated until it takes 20 ms), so it compares between
 runs and machines where the seconds do not.
 Targets: zero repeats for N = 32..400 with R <= 8; N = 400, R = 8 in under 2 s.
+
+``--keep-apart`` prints, for the same fields, the repeats of the draw without pairs and with
+one keep-apart pair per 8 players (N div 8 disjoint pairs of random players, from the seed)
+side by side, the pairs left at one table (none where a plan exists) and the time with pairs.
 """
 
 from __future__ import annotations
@@ -23,6 +28,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tournaments.seating import (
     ALGORITHM_VERSION,
+    SeatingOptions,
+    SeatingPlayer,
+    draw_plan,
     draw_tournament,
     plan_repeats,
     repeat_lower_bound,
@@ -60,15 +68,60 @@ def random_time(n_players: int, n_series: int, seed: int) -> tuple[int, float]:
             return repeats, elapsed / count
 
 
+def couples(n_players: int, seed: int) -> tuple[tuple[int, int], ...]:
+    """One keep-apart pair per 8 players: N div 8 disjoint pairs of random players."""
+    chosen = random.Random(f"couples/{n_players}/{seed}").sample(
+        range(1, n_players + 1), 2 * (n_players // 8)
+    )
+    return tuple((chosen[i], chosen[i + 1]) for i in range(0, len(chosen), 2))
+
+
+def keep_apart_table(players: list[int], series_counts: list[int], seeds: range) -> None:
+    print(f"keep-apart pairs (one per 8 players), algorithm version {ALGORITHM_VERSION}")
+    print(
+        f"{'N':>4} {'R':>2} {'pairs':>5} {'without':>7} {'with':>7} {'extra':>6} "
+        f"{'worst+':>6} {'left':>4} {'time':>7}"
+    )
+    for n in players:
+        field = [SeatingPlayer(id=i) for i in range(1, n + 1)]
+        for r in series_counts:
+            without, with_pairs, worst, left, seconds = [], [], 0, 0, 0.0
+            for seed in seeds:
+                pairs = couples(n, seed)
+                seating_draw.clear_cache()
+                plain = draw_plan(field, r, SeatingOptions(seed=seed)).repeats
+                seating_draw.clear_cache()
+                start = time.perf_counter()
+                plan = draw_plan(field, r, SeatingOptions(seed=seed, keep_apart=pairs))
+                seconds += time.perf_counter() - start
+                without.append(plain)
+                with_pairs.append(plan.repeats)
+                worst = max(worst, plan.repeats - plain)
+                left += len(plan.unhonoured)
+            k = len(without)
+            print(
+                f"{n:>4} {r:>2} {n // 8:>5} {sum(without) / k:>7.1f} {sum(with_pairs) / k:>7.1f} "
+                f"{(sum(with_pairs) - sum(without)) / k:>6.1f} {worst:>6} {left:>4} "
+                f"{seconds / k:>6.2f}s",
+                flush=True,
+            )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=3)
     parser.add_argument("--series", default="2,4,6,7,8")
     parser.add_argument("--players", default=",".join(map(str, PLAYERS)))
+    parser.add_argument(
+        "--keep-apart", action="store_true", help="repeats with and without keep-apart pairs"
+    )
     args = parser.parse_args()
     series_counts = [int(r) for r in args.series.split(",")]
     players = [int(n) for n in args.players.split(",")]
     seeds = range(1, args.seeds + 1)
+    if args.keep_apart:
+        keep_apart_table(players, series_counts, seeds)
+        return
     print(f"seating draw, algorithm version {ALGORITHM_VERSION}, seeds {list(seeds)}")
     print(
         f"{'N':>4} {'R':>2} {'bound':>5} {'ours':>7} {'worst':>5} {'time':>7} "

@@ -8,10 +8,14 @@ interleaved with two references: the registrations read (the baseline) and the f
 that summed every score row (``before``, kept here only). Prints figures; it is not a test.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/doko .venv/bin/python bench/standings_bench.py
+
+``--players N`` (a multiple of 4) sets the field, e.g. ``--players 5000`` to see how the
+standings grow against the registrations read.
 """
 
 from __future__ import annotations
 
+import argparse
 import random
 import statistics
 import sys
@@ -132,7 +136,8 @@ def standings_before(tournament: Tournament) -> list[dict[str, Any]]:
         mine = played.get(name[0], {})
         series_points = tuple(mine[n][0] if n in mine else None for n in range(1, columns + 1))
         counts = [sum(v[i] for v in mine.values()) for i in range(1, len(standings.COUNTED) + 1)]
-        rows.append(standings._row(name, series_points, counts))
+        shown = standings.Shown(tournament, keeper=False)
+        rows.append(standings._row(name, series_points, counts, shown))
     return standings._table(rank(rows, tournament.tiebreak or DEFAULT_TIEBREAK))
 
 
@@ -149,6 +154,10 @@ def timed(*funcs: Callable[[], object], runs: int = 15) -> list[tuple[float, flo
 
 
 def main() -> None:
+    global PLAYERS
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--players", type=int, default=PLAYERS, help="a multiple of 4")
+    PLAYERS = parser.parse_args().players
     setup()
     from django.db import connection
 

@@ -121,6 +121,20 @@ def new_chart(kind: type[Any], **options: Any) -> Any:
     return kind(**{**DEFAULTS, **options})
 
 
+def integer_ticks(highest: int, most: int = 6) -> list[int]:
+    """The y-axis labels of a chart of counts: whole numbers from 0 to at least ``highest``,
+    at most ``most`` + 1 of them, a step of 1, 2 or 5 times a power of ten (pygal's own
+    ticks fall between the numbers, and printed whole they repeat: 0, 0, 1, 1, 2)."""
+    highest = max(highest, 1)
+    power = 1
+    while True:
+        for factor in (1, 2, 5):
+            step = factor * power
+            if -(-highest // step) <= most:
+                return list(range(0, -(-highest // step) * step + 1, step))
+        power *= 10
+
+
 def _room_for_the_legend(chart: Any) -> None:
     """pygal reserves ``series // columns`` lines for a legend below the chart, rounded
     down: none for fewer series than columns, one line short for a last line not full. Use
@@ -158,4 +172,4 @@ def chart(name: str, title: str, description: str, drawn: Any) -> Chart:
     return Chart(name, title, description, svg_text(drawn, name, title))
 
 
-__all__ = ["Chart", "chart", "new_chart", "palette", "pygal", "svg_text"]
+__all__ = ["Chart", "chart", "integer_ticks", "new_chart", "palette", "pygal", "svg_text"]

@@ -1,5 +1,6 @@
 """Form parts that rules-as-data share (a season's ranking rule, a league's team scoring):
-a list of numbers typed in one field, and the order of two tie-breaks chosen from a list."""
+the settings of a named thing, a list of numbers typed in one field, and the order of two
+tie-breaks chosen from a list."""
 
 from __future__ import annotations
 
@@ -51,3 +52,27 @@ def tiebreak_override(data: Mapping[str, Any]) -> list[str] | None:
     if not any(chosen):
         return None
     return [key for key in chosen if key and key != NO_TIEBREAK]
+
+
+class NamedSettingsForm(forms.Form):
+    """What a season and a league are both set up with: a name, a short name for links,
+    public or not, a description. A form built on it lists its own order in ``field_order``."""
+
+    name = forms.CharField(label=_("name"), max_length=160)
+    slug = forms.CharField(
+        label=_("short name (in links)"),
+        max_length=60,
+        required=False,
+        help_text=_("Leave empty to derive it from the name."),
+    )
+    is_public = forms.BooleanField(label=_("public"), required=False, initial=True)
+    description = forms.CharField(
+        label=_("description"), required=False, max_length=2000, widget=forms.Textarea
+    )
+
+    def tiebreak_into(self, found: dict[str, Any]) -> dict[str, Any]:
+        """The overrides ``found`` with the tie-break order chosen, if any."""
+        order = tiebreak_override(self.cleaned_data)
+        if order is not None:
+            found["tiebreak"] = order
+        return found

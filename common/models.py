@@ -1,5 +1,6 @@
-"""What the change logs of things that belong to no single tournament share (a season's, a
-league's): who, when, through which door, before and after."""
+"""What the change logs share (a tournament's ``scoring.AuditEntry``, a season's, a
+league's): who, when, through which door, before and after. The words for their action
+codes are in ``common.changelog``."""
 
 from __future__ import annotations
 

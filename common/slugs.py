@@ -6,13 +6,30 @@ from __future__ import annotations
 from collections.abc import Callable, Collection
 from typing import Any
 
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_slug
 from django.db import IntegrityError, models, transaction
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
 
 from common.services import ServiceError
 
 GERMAN_LETTERS = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss"})
 SLUG_MAX_LENGTH = 60  # the slug fields' max_length
+
+
+def refuse_invalid(slug: str) -> None:
+    """Refuse a short name that is no slug or too long, on the field ``slug``."""
+    try:
+        validate_slug(slug)
+    except ValidationError as exc:
+        raise ServiceError(
+            "invalid_slug", _("Use only letters, digits, hyphens and underscores."), field="slug"
+        ) from exc
+    if len(slug) > SLUG_MAX_LENGTH:
+        raise ServiceError(
+            "slug_too_long", _("At most %(n)d characters.") % {"n": SLUG_MAX_LENGTH}, field="slug"
+        )
 
 
 def slug_from_name(name: str, fallback: str) -> str:

@@ -17,7 +17,7 @@ from scoring.api.views import series as results
 from seasons.api import players as player_pages
 from seasons.api import views as seasons
 from teams.api import views as leagues
-from tournaments.api.views import players, registrations, series, tables, tournaments
+from tournaments.api.views import keep_apart, players, registrations, series, tables, tournaments
 
 app_name = "api"
 
@@ -71,6 +71,10 @@ urlpatterns = [
         _actions(Reg, post="withdraw"),
         name="registration-withdraw",
     ),
+    path(T + "keep-apart/", keep_apart.KeepApartView.as_view(), name="keep-apart"),
+    path(
+        T + "keep-apart/remove/", keep_apart.KeepApartRemoveView.as_view(), name="keep-apart-remove"
+    ),
     path(T + "series/", _actions(Ser, get="list"), name="series-list"),
     path(S, _actions(Ser, get="retrieve"), name="series-detail"),
     path(S + "draw/", results.SeriesDrawView.as_view(), name="series-draw"),
@@ -97,6 +101,12 @@ urlpatterns = [
     path(T + "standings/", standings.StandingsView.as_view(), name="standings"),
     path(T + "archive/", archive.ArchiveView.as_view(), name="tournament-archive"),
     path("imports/", archive.ImportView.as_view(), name="archive-import"),
+    path("imports/<int:pk>/", archive.ImportStatusView.as_view(), name="archive-import-status"),
+    path(
+        "imports/<int:pk>/confirm/",
+        archive.ImportConfirmView.as_view(),
+        name="archive-import-confirm",
+    ),
     path(
         "players/<apinum:pk>/results/",
         player_pages.PlayerResultsView.as_view(),
@@ -108,6 +118,11 @@ urlpatterns = [
         "seasons/<slug:season>/ranking/",
         seasons.SeasonRankingView.as_view(),
         name="season-ranking",
+    ),
+    path(
+        "seasons/<slug:season>/ranking/<apinum:player>/",
+        seasons.SeasonLineView.as_view(),
+        name="season-line",
     ),
     path(
         "seasons/<slug:season>/tournaments/",

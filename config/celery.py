@@ -9,7 +9,12 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 app = Celery("doko")
 app.config_from_object("django.conf:settings", namespace="CELERY")
-app.autodiscover_tasks(["config", "tournaments", "scoring", "seasons", "documents"])
+if not os.environ.get("CELERY_BROKER_URL"):
+    # Eager tasks still take a producer from kombu (for its serializer). Without a broker
+    # URL kombu would make up amqp://localhost and log "No hostname was supplied" on every
+    # `make run`; the in-memory transport names its host and connects nowhere.
+    app.conf.broker_url = "memory://localhost/"
+app.autodiscover_tasks(["config", "tournaments", "scoring", "seasons", "documents", "archive"])
 
 # For `celery -A config beat` (one per installation; optional: documents are checked for
 # stalls whenever they are asked for as well). A sweep nobody ran within a minute is dropped.
@@ -24,6 +29,13 @@ app.conf.beat_schedule = {
     "seasons-refresh-all": {
         "task": "seasons.refresh_all",
         "schedule": crontab(hour=3, minute=30),
+        "options": {"expires": 6 * 3600},
+    },
+    # A club's publication period (DSGVO): pages anonymize when read; the documents stored
+    # before a tournament's period ended are deleted every night.
+    "documents-publication-period": {
+        "task": "documents.publication_period",
+        "schedule": crontab(hour=3, minute=45),
         "options": {"expires": 6 * 3600},
     },
 }

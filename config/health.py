@@ -1,6 +1,8 @@
 """Health of what the pages need: the database and its migrations, the static files
-manifest (when DEBUG is off), and the broker when one is configured. 200 with
-``"status": "ok"``, or 503 with ``"failed"`` naming the checks that failed."""
+manifest (when DEBUG is off), the shared cache and the broker when they are configured. 200
+with ``"status": "ok"``, or 503 with ``"failed"`` naming the checks that failed. While the
+cache (Redis) is down the pages still work from each process's memory, but the failed-link
+counters are no longer shared and PDFs wait: the check names it so that someone looks."""
 
 from __future__ import annotations
 
@@ -8,10 +10,13 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.staticfiles.storage import ManifestFilesMixin, staticfiles_storage
+from django.core.cache import caches
 from django.db import DatabaseError, connection
 from django.db.migrations.executor import MigrationExecutor
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.cache import never_cache
+
+from config.cache import FallbackRedisCache
 
 
 def check_database() -> dict[str, Any]:
@@ -52,6 +57,16 @@ def check_static() -> dict[str, Any] | None:
     return {"ok": True}
 
 
+def check_cache() -> dict[str, Any] | None:
+    """Redis as the shared cache; None when the cache is each process's memory."""
+    cache = caches["default"]
+    if not isinstance(cache, FallbackRedisCache):
+        return None
+    if not cache.ping():
+        return {"ok": False, "error": "unreachable; answering from process memory"}
+    return {"ok": True}
+
+
 def check_broker() -> dict[str, Any] | None:
     if not settings.CELERY_BROKER_URL:
         return None
@@ -73,6 +88,7 @@ def healthz(request: HttpRequest) -> JsonResponse:
         # Without a database the migration state is unknown; the database check names it.
         "migrations": check_migrations() if database["ok"] else None,
         "static": check_static(),
+        "cache": check_cache(),
         "broker": check_broker(),
     }
     failed = [name for name, result in checks.items() if result is not None and not result["ok"]]

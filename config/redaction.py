@@ -1,9 +1,10 @@
 """Keep secrets out of logs: captain tokens, registration-link tokens and credentials.
 
-A captain's private link is ``/tisch/<token>/...`` and a public registration link
-``/turniere/<slug>/anmeldung/<token>/``; whoever reads a log line with one can enter games
-for that table. API clients send ``Authorization: Table <token>`` or ``Token <key>``. Two
-places write request lines and are covered here:
+A captain's private link is ``/tisch/<token>/...``, a team captain's ``/mannschaft/<token>/``
+and a public registration link ``/turniere/<slug>/anmeldung/<token>/``; whoever reads a log
+line with one can enter games for that table or line up that team. API clients send
+``Authorization: Table <token>`` or ``Token <key>``. Two places write request lines and are
+covered here:
 
 - gunicorn's access and error log: ``GunicornLogger`` (``logger_class`` in
   ``deploy/gunicorn.conf.py``) redacts every atom of the access-log format, so even a custom
@@ -25,10 +26,11 @@ from gunicorn.glogging import Logger
 REDACTED = "[redacted]"
 
 # The captain's token after /tisch/ (organizer pages use /tisch/<table id>/: a short number,
-# left alone), and the token of a registration link.
+# left alone), the team captain's after /mannschaft/ (the owners' /mannschaften/ is another
+# word) and the token of a registration link.
 _PATH_TOKEN = re.compile(
     r"(?P<prefix>/tisch/)(?!\d{1,9}(?:[/?#\s\"']|$))[^/?#\s\"']+"
-    r"|(?P<prefix2>/anmeldung/)[^/?#\s\"']+"
+    r"|(?P<prefix2>/anmeldung/|/mannschaft/)[^/?#\s\"']+"
 )
 _CREDENTIALS = re.compile(
     r"(?P<scheme>\b(?:Table|Token|Bearer|Basic)\s+)[^\s\"',;]+", flags=re.IGNORECASE
@@ -44,7 +46,8 @@ def _path_repl(match: re.Match[str]) -> str:
 
 
 def redact(text: str) -> str:
-    """``text`` with every captain token, registration token and credential replaced."""
+    """``text`` with every captain token (table or team), registration token and credential
+    replaced."""
     text = _PATH_TOKEN.sub(_path_repl, text)
     return _CREDENTIALS.sub(lambda match: match.group("scheme") + REDACTED, text)
 

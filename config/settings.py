@@ -18,6 +18,7 @@ from csp import constants as csp
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
+from config import static_files
 from config.env import env_bool, env_int, env_list, env_secret, env_str, env_url
 
 # Django's generic classes (FormView[Form], ModelForm[Model]) can be subscripted at run time
@@ -62,6 +63,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "axes",
+    "clubs",
     "tournaments",
     "scoring",
     "archive",
@@ -69,11 +71,19 @@ INSTALLED_APPS = [
     "teams",
     "documents",
     "hall",
+    "cashbox",
+    "evenings",
+    "fees",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Pages and API answers gzipped for whoever accepts it (a captain page with its sheet is
+    # some 20 KB of HTML, 4 KB gzipped, on a hall's slow Wi-Fi). Static files are not passed
+    # on this far: WhiteNoise or nginx sends their precompressed copies. Django's gzip adds
+    # random bytes against length-guessing attacks (BREACH); CSRF tokens are masked anew.
+    "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -84,7 +94,10 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     # Innermost, so the refusals they answer still get the security headers above.
     "tournaments.throttling.FailedCredentialsMiddleware",
+    "tournaments.throttling.KnownDeviceMiddleware",
     "axes.middleware.AxesMiddleware",
+    # An unreachable database is 503 with Retry-After and one log line (config/outage.py).
+    "config.outage.DatabaseOutageMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -123,10 +136,39 @@ else:
         "default": dj_database_url.parse(
             _database_url,
             conn_max_age=env_int("DB_CONN_MAX_AGE", 60, minimum=0),
+            # A reused connection is checked before each request; on PostgreSQL without a
+            # round trip unless its socket shows trouble (config/postgresql/base.py).
             conn_health_checks=True,
+            engine="config.postgresql" if _database_url.startswith("postgres") else None,
         )
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# ---- Hall mode and backups (hall/kit.py, hall/backups.py; README "At the venue") ---- begin
+# `manage.py hall` runs itself and gunicorn with HALL_MODE=1 and DEBUG=0. The embedded
+# SQLite database then works in WAL mode (readers never wait for the one writer) and
+# commits with a full sync, so a game acknowledged to a phone survives even a power cut;
+# every write takes the lock when its transaction begins (IMMEDIATE) and waits up to
+# 20 s for it, so concurrent writers queue instead of failing with "database is locked".
+HALL_MODE = env_bool("HALL_MODE", False)
+if HALL_MODE and DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    _sqlite_options = DATABASES["default"].get("OPTIONS")
+    DATABASES["default"] = {
+        **DATABASES["default"],
+        "OPTIONS": {
+            **(_sqlite_options if isinstance(_sqlite_options, Mapping) else {}),
+            "timeout": 20,
+            "transaction_mode": "IMMEDIATE",
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL",
+        },
+    }
+# Backups (`manage.py backup`): where they go and how many are kept. With BACKUP_DIR set, a
+# backup is also made after every closed series; `manage.py hall` sets it (its --backup-dir)
+# and makes one every BACKUP_INTERVAL_MINUTES while a series runs.
+BACKUP_DIR = env_str("BACKUP_DIR", None)
+BACKUP_KEEP = env_int("BACKUP_KEEP", 50, minimum=1, maximum=100_000)
+BACKUP_INTERVAL_MINUTES = env_int("BACKUP_INTERVAL_MINUTES", 15, minimum=1, maximum=24 * 60)
+# ---- Hall mode and backups ---------------------------------------------------------- end
 # SQLite ignores the covering columns of the standings index (PostgreSQL uses them).
 SILENCED_SYSTEM_CHECKS = ["models.W040"]
 
@@ -149,7 +191,7 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(env_str("STATIC_ROOT", "") or BASE_DIR / "staticfiles")
 MEDIA_URL = "media/"
 MEDIA_ROOT = Path(env_str("MEDIA_ROOT", str(BASE_DIR / "media")) or BASE_DIR / "media")
 STORAGES = {
@@ -162,6 +204,10 @@ STORAGES = {
         )
     },
 }
+# With DEBUG off (deploy, hall mode) collectstatic writes each file under its hashed name
+# with a .gz and a .br beside it; WhiteNoise sends the smallest the browser accepts and marks
+# hashed names immutable for a year (config/static_files.py), like the deploy's nginx.
+WHITENOISE_ADD_HEADERS_FUNCTION = static_files.add_headers
 
 # Celery: eager in-process without a broker, Redis when CELERY_BROKER_URL is set.
 CELERY_BROKER_URL = env_url("CELERY_BROKER_URL", frozenset({"redis", "rediss"}))
@@ -175,15 +221,38 @@ CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Each worker process warms up for documents when it starts (documents/warmup.py: about a
+# second of CPU, several on a busy machine); Celery's default would end a process that
+# takes more than 4 s to report for work.
+CELERY_WORKER_PROC_ALIVE_TIMEOUT = 30.0
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A worker whose Redis went away keeps reconnecting (every few seconds, forever) instead of
+# exiting after 100 tries; systemd restarts it if it exits anyway (deploy/systemd/).
+CELERY_BROKER_CONNECTION_RETRY = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+# Queuing a task from a request fails fast while Redis is down: one connection try of at
+# most a second, no retries (Celery's default retries for 0.6 s, holding the worker).
+# Callers on the request path catch the failure (seasons.services.request_refresh).
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 0,
+    "interval_start": 0,
+    "interval_step": 0.1,
+    "interval_max": 0.1,
+}
 CELERY_TIMEZONE = TIME_ZONE
 
 # Cache: CACHE_URL, else the broker's Redis, else the memory of each process. Counters of
 # failed links and credentials must be shared by all web processes: production has Redis.
 _cache_url = env_url("CACHE_URL", frozenset({"redis", "rediss"})) or CELERY_BROKER_URL
+# While Redis is down each process answers from its own memory (config/cache.py); waiting
+# for Redis is bounded so that an outage costs a request milliseconds, not seconds.
 CACHES = {
     "default": (
-        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": _cache_url}
+        {
+            "BACKEND": "config.cache.FallbackRedisCache",
+            "LOCATION": _cache_url,
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 1.0},
+        }
         if _cache_url
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     )
@@ -202,9 +271,12 @@ AXES_COOLOFF_TIME = datetime.timedelta(
     minutes=env_int("LOGIN_COOLOFF_MINUTES", 15, minimum=1, maximum=24 * 60)
 )
 # Per account, and per device (address and browser) against one password tried on many
-# accounts; never per address alone, since a whole hall shares one NAT address.
+# accounts; never per address alone, since a whole hall shares one NAT address. A browser in
+# which the account logged in before is exempt (a signed cookie), so that nobody on the
+# hall's Wi-Fi can lock an organizer out; its login clears the lock for the account.
 AXES_LOCKOUT_PARAMETERS = ["username", ["ip_address", "user_agent"]]
 AXES_RESET_ON_SUCCESS = True
+AXES_WHITELIST_CALLABLE = "tournaments.throttling.known_device_login"
 AXES_LOCKOUT_CALLABLE = "tournaments.throttling.login_locked_out"
 TOKEN_FAILURE_LIMIT = env_int("TOKEN_FAILURE_LIMIT", 20, minimum=1, maximum=10_000)
 TOKEN_FAILURE_WINDOW = env_int("TOKEN_FAILURE_WINDOW", 600, minimum=10, maximum=86_400)
@@ -221,7 +293,14 @@ DOCUMENT_TASK_TIME_LIMIT = 120
 DOCUMENT_STALL_SECONDS = env_int(
     "DOCUMENT_STALL_SECONDS", 300, minimum=DOCUMENT_TASK_TIME_LIMIT + 30, maximum=86_400
 )
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 600}
+# Archive imports run as a task too (archive/jobs.py), under the same rule: a time limit,
+# and an import without progress for longer than that is marked failed (its worker was lost).
+ARCHIVE_IMPORT_TIME_LIMIT = env_int("ARCHIVE_IMPORT_TIME_LIMIT", 540, minimum=60, maximum=3000)
+ARCHIVE_IMPORT_STALL_SECONDS = ARCHIVE_IMPORT_TIME_LIMIT + 30
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": max(600, ARCHIVE_IMPORT_TIME_LIMIT + 60),
+    "socket_connect_timeout": 1,
+}
 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",

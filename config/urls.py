@@ -22,12 +22,17 @@ urlpatterns = [
     path("api/v1/schema/", SchemaView.as_view(), name="api-schema"),
     path("api/v1/docs/", DocsView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/v1/", include("config.api_urls")),
+    path("", include("clubs.urls")),
+    path("", include("cashbox.urls")),
+    path("", include("evenings.urls")),
     # Seasons first: /verwaltung/saisons/ is not a tournament's /verwaltung/<slug>/.
     path("", include("seasons.urls")),
     # Leagues too: /verwaltung/ligen/ is not a tournament's /verwaltung/<slug>/.
     path("", include("teams.urls")),
     # Before the tournaments' pages: /verwaltung/import/ is not a tournament's short name.
     path("", include("archive.urls")),
+    # And the cash desks: /verwaltung/kasse/ is not a tournament's /verwaltung/<slug>/.
+    path("", include("fees.urls")),
     path("", include("tournaments.urls")),
     path("", include("scoring.urls")),
     path("", include("documents.urls")),

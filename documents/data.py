@@ -145,6 +145,19 @@ class StatisticsInfo:
 
 
 @dataclass(frozen=True, slots=True)
+class RulingRow:
+    """A referee's ruling (``scoring.RefereeCall``) for the result report's list."""
+
+    series_number: int
+    table_number: int
+    called_at: str  # "14:05", the tournament's time
+    reason: str
+    ruling: str
+    extension_minutes: int = 0
+    note: str = ""  # the game confirmed or corrected, the deduction
+
+
+@dataclass(frozen=True, slots=True)
 class ResultsInfo:
     tournament_name: str
     tournament_slug: str
@@ -155,6 +168,7 @@ class ResultsInfo:
     final: tuple[StandingRow, ...]
     tables: tuple[TableGames, ...]
     statistics: StatisticsInfo | None = None  # None: no game played yet
+    rulings: tuple[RulingRow, ...] = field(default=(), metadata=OMITTED_WHEN_EMPTY)
 
     @property
     def unconfirmed(self) -> tuple[TableGames, ...]:

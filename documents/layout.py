@@ -562,7 +562,20 @@ def _alpha_pages(info: SeriesInfo) -> list[list[list[Row]]]:
         for s, t in seated
     ]
     columns = chunk_rows(rows, ALPHA_ROWS)
-    return [list(page) for page in chunked(columns, ALPHA_COLUMNS)] or [[[]]]
+    pages = [[row for column in page for row in column] for page in chunked(columns, ALPHA_COLUMNS)]
+    return [balanced_columns(page, ALPHA_COLUMNS, ALPHA_ROWS) for page in pages] or [[[]]]
+
+
+def balanced_columns(rows: Sequence[Row], columns: int, capacity: int) -> list[list[Row]]:
+    """The rows of one page in at most ``columns`` columns of about the same length (37
+    names: 19 and 18, not 36 and 1), none longer than ``capacity`` lines unless one entry
+    is; ``rows`` must fit the page (``chunk_rows(rows, capacity)`` gives at most
+    ``columns`` runs)."""
+    lines = sum(row.height for row in rows)
+    per = max(-(-lines // columns), max((row.height for row in rows), default=1))
+    while per < capacity and len(chunk_rows(rows, per)) > columns:
+        per += 1
+    return chunk_rows(rows, per)
 
 
 def _table_box(table: TableInfo, x: float, y: float, names_w: float) -> dict[str, Any]:

@@ -29,9 +29,7 @@ from weasyprint import HTML
 from documents.layout import (
     Page,
     Placement,
-    placements,
     sheet_geometry,
-    static_layers,
 )
 
 LAYER_NAME = "/DokoLayer"
@@ -118,6 +116,17 @@ def render_html(pages: Sequence[Page], language: str) -> str:
         return render_to_string(TEMPLATE_DIR + "document.html", context)
 
 
+def render_sample(body: str, language: str) -> bytes:
+    """A page of the given HTML with the print stylesheet (documents.warmup loads the fonts
+    with it)."""
+    html = render_to_string(
+        TEMPLATE_DIR + "document.html",
+        {"body": body, "language": language, "backgrounds": {}, "box_styles": {}},
+    )
+    pdf: bytes = HTML(string=html).write_pdf()
+    return pdf
+
+
 def render_pdf(pages: Sequence[Page], language: str) -> bytes:
     """One run of pages as a PDF; raises if the pages did not come out one sheet each."""
     document = HTML(string=render_html(pages, language)).render()
@@ -202,16 +211,6 @@ def _mirror(out: pikepdf.Pdf, page: pikepdf.Page) -> None:
     page.obj.Resources = pikepdf.Dictionary(XObject=pikepdf.Dictionary(DokoPage=content))
     page.obj.Contents = out.make_stream(
         f"q /DokoPage Do Q q -1 0 0 -1 {width:.4f} {height:.4f} cm /DokoPage Do Q\n".encode()
-    )
-
-
-def render_document(pages: Sequence[Page], language: str) -> bytes:
-    """All of ``pages`` as one PDF in this process: static layers, variable pages, combined."""
-    layers = static_layers(pages)
-    return join_pdfs(
-        [render_pdf(pages, language)],
-        layers=render_pdf(layers, language) if layers else None,
-        finish=placements(pages, layers),
     )
 
 

@@ -270,12 +270,41 @@ def statistics_pages(info: ResultsInfo) -> list[Page]:
     return [Page("statistics.html", {"info": info, "figures": figures, "charts": charts})]
 
 
+#: The list of rulings: rows a page, the first row's top and a row's height (mm).
+RULINGS_ROWS = 20
+RULINGS_TOP = 40.0
+RULINGS_ROW_H = 12.0
+
+
+def rulings_pages(info: ResultsInfo) -> list[Page]:
+    """The referees' rulings (TSR 8.5.1: with the Nachspielzeit granted), none without."""
+    parts = list(chunked(list(info.rulings), RULINGS_ROWS))
+    return [
+        Page(
+            "rulings.html",
+            {
+                "info": info,
+                "page": index + 1,
+                "pages": len(parts),
+                "head_y": RULINGS_TOP - 6,
+                "rows": [
+                    {"r": row, "y": round(RULINGS_TOP + i * RULINGS_ROW_H, 2)}
+                    for i, row in enumerate(part)
+                ],
+            },
+        )
+        for index, part in enumerate(parts)
+        if part
+    ]
+
+
 def results_pages(info: ResultsInfo) -> list[Page]:
-    """Final standings, the statistics, standings per series, then the digital Spielliste
-    of every table."""
+    """Final standings, the statistics, standings per series, the referees' rulings, then
+    the digital Spielliste of every table."""
     pages = standings_pages(info, info.final, info.series_numbers, None)
     pages += statistics_pages(info)
     for series in info.series:
         pages += standings_pages(info, series.rows, (), series.number)
+    pages += rulings_pages(info)
     pages += games_pages(info)
     return pages

@@ -18,14 +18,18 @@ from django.utils.translation import gettext as _
 from documents.data import (
     GameRow,
     ResultsInfo,
+    RulingRow,
     SeriesStandings,
     StandingRow,
     StatisticsInfo,
     TableGames,
 )
-from scoring.labels import CONTRACT_LABELS, SOLO_LABELS, label_of
+from rules.contracts import Contract
+from rules.stored import StoredGame
+from scoring.labels import game_label
 from scoring.totals import running_totals, seat_points
 from tournaments.models import Seat, Series, Tournament
+from tournaments.publication import retention_expired, shown_name
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,37 +55,30 @@ def _standing(row: dict[str, Any], with_series: bool) -> StandingRow:
     )
 
 
-def _note(record: Any) -> str:
+def _note(record: StoredGame) -> str:
     """What the Bemerkung column says about a game's contract, in the reader's language."""
-    if not isinstance(record, dict):
-        return ""
-    if record.get("not_played"):
+    if record.not_played:
         return str(_("not played"))
-    contract = str(record.get("contract") or "")
-    if contract == "solo":  # compulsory solos are the P rows already; the type is enough
-        return str(label_of(SOLO_LABELS, record.get("solo"), _("Solo")))
-    if record.get("soloist"):  # a transcribed row marks only the soloist
+    if record.contract is Contract.SOLO:  # compulsory solos are the P rows; the type is enough
+        return game_label(record)
+    if record.marked_soloist:  # a transcribed row marks only the soloist
         return str(_("Solo"))
-    return "" if contract in ("", "normal") else str(label_of(CONTRACT_LABELS, contract, contract))
+    return "" if record.contract in (None, Contract.NORMAL) else game_label(record)
 
 
 def _points(points: int) -> str:
     return str(points)  # as in the points columns
 
 
-def _penalised(record: dict[str, Any], names: dict[int, str]) -> list[tuple[str, int]]:
+def _penalised(record: StoredGame, names: dict[int, str]) -> list[tuple[str, int]]:
     """Who lost points to a penalty in this game, and how many: the violators of the
     penalty components (the others' counter-credit shows in their columns) and the
     unsportsmanlike deductions."""
-    found: list[tuple[str, int]] = []
-    for key in ("penalties", "deductions"):
-        for item in record.get(key) or ():
-            if not isinstance(item, dict):
-                continue
-            seat, points = item.get("seat"), item.get("points")
-            if isinstance(seat, int) and isinstance(points, int) and points < 0:
-                found.append((names.get(seat, str(_("seat %(seat)d") % {"seat": seat})), points))
-    return found
+    return [
+        (names.get(item.seat, str(_("seat %(seat)d") % {"seat": item.seat})), item.points)
+        for item in (*record.penalties, *record.deductions)
+        if item.points < 0
+    ]
 
 
 def penalty_note(
@@ -96,9 +93,9 @@ def penalty_note(
     return f"{text} ({reason.strip()})" if reason.strip() else str(text)
 
 
-def _game_note(record: Any, names: dict[int, str], reason: str) -> str:
+def _game_note(record: StoredGame, names: dict[int, str], reason: str) -> str:
     note = _note(record)
-    penalised = _penalised(record, names) if isinstance(record, dict) else []
+    penalised = _penalised(record, names)
     if not penalised:
         return note
     penalty = penalty_note(penalised, reason)
@@ -114,7 +111,8 @@ def _penalty_reasons(tournament: Tournament) -> dict[tuple[int, int], str]:
         record = state.get("record") if isinstance(state, dict) else None
         if not isinstance(record, dict):
             return None
-        return (record.get("penalties") or None, record.get("deductions") or None)
+        game = StoredGame.from_record(record)
+        return (game.penalties or None, game.deductions or None)
 
     reasons: dict[tuple[int, int], str] = {}
     entries = (
@@ -150,8 +148,13 @@ def _table_games(tournament: Tournament) -> tuple[TableGames, ...]:
     seats = Seat.objects.filter(series__tournament=tournament).select_related(
         "registration__player", "table", "series"
     )
+    expired = retention_expired(tournament)
     for seat in seats:
-        names[seat.table_id][seat.position] = str(seat.registration.player)
+        player = seat.registration.player
+        names[seat.table_id][seat.position] = shown_name(
+            player.first_name, player.last_name, player.name_form,
+            seat.registration.start_number, expired=expired,
+        )  # fmt: skip
         seated[(seat.series_id, seat.registration_id)] = (seat.table_id, seat.position)
         numbers[seat.table_id] = (seat.series.number, seat.table.number)
     reasons = _penalty_reasons(tournament)
@@ -168,12 +171,10 @@ def _table_games(tournament: Tournament) -> tuple[TableGames, ...]:
     for game in games:
         tables[game.table_id] = (game.series.number, game.table.number)
         scores = seat_points(game.scores)
-        record = game.record if isinstance(game.record, dict) else {}
+        record = StoredGame.from_record(game.record)
         reason = reasons.get((game.table_id, game.number), "")
         note = _game_note(record, names[game.table_id], reason)
-        rows[game.table_id].append(
-            (game.number, bool(record.get("compulsory")), game.value, scores, note)
-        )
+        rows[game.table_id].append((game.number, record.compulsory, game.value, scores, note))
     deductions = (
         Deduction.objects.filter(series__tournament=tournament)
         .select_related("registration__player")
@@ -234,42 +235,6 @@ def from_scoring(tournament: Tournament) -> ResultsRows:
     )
 
 
-def registrations_only(tournament: Tournament) -> ResultsRows:
-    """Every registered player with zero points and no games (a report before play)."""
-    numbers = tuple(
-        Series.objects.filter(tournament=tournament)
-        .order_by("number")
-        .values_list("number", flat=True)
-    )
-    registrations = tournament.registrations.select_related("player").order_by(
-        "player__last_name", "player__first_name", "start_number"
-    )
-    rows = tuple(
-        StandingRow(
-            place=1,
-            name=str(r.player),
-            start_number=r.start_number,
-            club=r.player.club,
-            total=0,
-            series_points=tuple(0 for _ in numbers),
-        )
-        for r in registrations
-    )
-    return ResultsRows(
-        series=tuple(
-            SeriesStandings(
-                number=n,
-                rows=tuple(
-                    StandingRow(row.place, row.name, row.start_number, row.club, 0) for row in rows
-                ),
-            )
-            for n in numbers
-        ),
-        final=rows,
-        tables=(),
-    )
-
-
 PROVIDER: ResultsProvider = from_scoring
 
 
@@ -306,6 +271,43 @@ def load_statistics(tournament: Tournament) -> StatisticsInfo | None:
     )
 
 
+def load_rulings(tournament: Tournament) -> tuple[RulingRow, ...]:
+    """The referees' rulings, by series and time of the call (withdrawn calls are none)."""
+    from django.utils import timezone
+
+    from scoring.models import RefereeCall
+
+    calls = (
+        RefereeCall.objects.filter(series__tournament=tournament, status=RefereeCall.Status.RULED)
+        .select_related("series", "table", "deduction__registration__player")
+        .order_by("series__number", "called_at", "pk")
+    )
+    rows = []
+    for call in calls:
+        notes = []
+        if call.ruled_game and call.verdict == RefereeCall.Verdict.CORRECTED:
+            notes.append(_("Game %(n)d corrected") % {"n": call.ruled_game})
+        elif call.ruled_game:
+            notes.append(_("Game %(n)d confirmed") % {"n": call.ruled_game})
+        if call.deduction is not None:
+            notes.append(
+                _("Deduction: %(name)s %(points)d")
+                % {"name": call.deduction.registration.player, "points": call.deduction.points}
+            )
+        rows.append(
+            RulingRow(
+                series_number=call.series.number,
+                table_number=call.table.number,
+                called_at=timezone.localtime(call.called_at).strftime("%H:%M"),
+                reason=call.reason,
+                ruling=call.ruling,
+                extension_minutes=call.extension_minutes,
+                note="; ".join(notes),
+            )
+        )
+    return tuple(rows)
+
+
 def load_results(tournament: Tournament, provider: ResultsProvider | None = None) -> ResultsInfo:
     rows = (provider or PROVIDER)(tournament)
     numbers = tuple(
@@ -323,4 +325,5 @@ def load_results(tournament: Tournament, provider: ResultsProvider | None = None
         final=rows.final,
         tables=rows.tables,
         statistics=load_statistics(tournament),
+        rulings=load_rulings(tournament),
     )

@@ -12,13 +12,18 @@ failed and do nothing."""
 
 from __future__ import annotations
 
+import logging
+import time
 from typing import Any
 
 from celery import chord, shared_task
 from celery.exceptions import SoftTimeLimitExceeded
+from celery.signals import worker_process_init
 from django.conf import settings
 
-from documents import pipeline
+from documents import pipeline, warmup
+
+logger = logging.getLogger(__name__)
 
 DOCUMENT_TASK: dict[str, Any] = {
     "acks_late": True,
@@ -26,6 +31,20 @@ DOCUMENT_TASK: dict[str, Any] = {
     "soft_time_limit": settings.DOCUMENT_TASK_TIME_LIMIT - 20,
     "time_limit": settings.DOCUMENT_TASK_TIME_LIMIT,
 }
+
+
+@worker_process_init.connect
+def warm_worker_process(**kwargs: Any) -> None:
+    """A new worker process renders its first document as fast as its hundredth, in any
+    language: the organizer waits for the first one. A failing warm-up only costs that
+    time; it never keeps the process from working."""
+    start = time.perf_counter()
+    try:
+        warmup.warm()
+    except Exception:
+        logger.exception("Warming up for documents failed; the first one renders cold.")
+    else:
+        logger.info("Warmed up for documents in %.2f s.", time.perf_counter() - start)
 
 
 def _fail(document_id: int, exc: Exception) -> None:
@@ -82,3 +101,12 @@ def assemble(names: list[str], document_id: int) -> None:
 def sweep() -> int:
     """Mark stalled documents failed and remove leftover part files (Celery beat)."""
     return len(pipeline.sweep())
+
+
+@shared_task(name="documents.publication_period")
+def publication_period() -> int:
+    """Nightly: the stored documents of tournaments whose publication period ended are
+    deleted (``services.forget_expired_documents``); the number deleted."""
+    from documents.forgetting import forget_expired_documents
+
+    return sum(count for _tournament, count in forget_expired_documents())

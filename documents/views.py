@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.contrib.auth.mixins import LoginRequiredMixin
 from django.core.exceptions import PermissionDenied
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
@@ -12,6 +14,28 @@ from documents import pipeline, services
 from documents.models import GeneratedDocument
 from tournaments.models import Series, Tournament
 from tournaments.permissions import is_organizer
+
+#: Milliseconds before each poll of a document's status: every 250 ms for the first two
+#: seconds (a small print pack takes one or two), then less often for the long ones.
+POLL_DELAYS_MS = (250,) * 8 + (500,) * 4 + (1000,)
+
+
+@dataclass(frozen=True)
+class Poll:
+    """The status fragment's next poll: its number and how long to wait for it."""
+
+    next: int
+    delay_ms: int
+
+    @classmethod
+    def after(cls, request: HttpRequest) -> Poll:
+        """The poll after the one this request is (``?poll=n``; the page itself is 0)."""
+        try:
+            done = min(max(int(request.GET.get("poll", "0")), 0), len(POLL_DELAYS_MS))
+        except ValueError:
+            done = 0
+        delay = POLL_DELAYS_MS[min(done, len(POLL_DELAYS_MS) - 1)]
+        return cls(next=min(done + 1, len(POLL_DELAYS_MS)), delay_ms=delay)
 
 
 class OrganizerView(LoginRequiredMixin, View):
@@ -44,6 +68,7 @@ class DocumentPageView(OrganizerView):
             "kind": self.kind,
             "document": document,
             "current": current,
+            "poll": Poll.after(request),
         }
         return render(request, self.template_name, context)
 
@@ -62,7 +87,8 @@ class ResultsDocumentView(DocumentPageView):
 
 
 class DocumentStatusView(OrganizerView):
-    """The progress fragment; htmx replaces it every second until the document is finished."""
+    """The progress fragment; htmx replaces it (POLL_DELAYS_MS) until the document is
+    finished."""
 
     def get(self, request: HttpRequest, pk: int) -> HttpResponse:
         document = get_object_or_404(
@@ -70,7 +96,8 @@ class DocumentStatusView(OrganizerView):
         )
         self.check(document.tournament)
         document = pipeline.fail_if_stalled(document)
-        context = {"document": document, "current": True, "retry": True}
+        context = {"document": document, "current": True, "retry": True,
+                   "poll": Poll.after(request)}  # fmt: skip
         return render(request, "documents/_status.html", context)
 
 

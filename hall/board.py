@@ -32,19 +32,38 @@ from django.utils.translation import ngettext
 
 from hall.models import SHOWN_ANNOUNCEMENTS, Announcement
 from scoring.clock import STAGE_THRESHOLDS, HallClock, Stage, TableClock, stage_for
-from scoring.models import Deduction, Extension, Game, Pause, PlayerScore, ScoreSheet
+from scoring.models import (
+    Deduction,
+    Extension,
+    Game,
+    Pause,
+    PlayerScore,
+    RefereeCall,
+    ScoreSheet,
+)
 from scoring.progress import behind_the_field
 from scoring.rulesets import ruleset_for
 from scoring.services.sheet import review
-from scoring.standings import overall_standings
+from scoring.standings import overall_standings, unconfirmed_registrations
 from scoring.timing import series_clock
-from tournaments.models import Registration, Seat, Series, Table, Tournament
+from tournaments.models import (
+    NameForm,
+    Registration,
+    RegistryChange,
+    Seat,
+    Series,
+    Table,
+    Tournament,
+)
 from tournaments.names import folded
+from tournaments.publication import retention_expired, shown_name
 
 SEATING, CLOCK, TABLES, STANDINGS, WELCOME = "seating", "clock", "tables", "standings", "welcome"
 #: The views a screen can be pinned to (``?view=``); anything else follows the tournament.
 VIEWS = (SEATING, CLOCK, TABLES, STANDINGS)
 AUTO = "auto"
+#: The board's stage once the referee called time: no countdown runs any more.
+CALLED = "called"
 
 # One page of each view at 1920 x 1080, with room for three announcements: three columns of
 # 16 names, two columns of 16 standings lines, tables in rows of five: four rows, or three
@@ -64,7 +83,7 @@ SHOWN_DEVIATIONS = 6
 STANDINGS_SERIES_COLUMNS = 4
 
 # Changes with what the board looks like, so that a new release repaints every screen.
-BOARD_FORMAT = 1
+BOARD_FORMAT = 2
 # The findings of a sheet version never change: kept a day, refreshed whenever it changes.
 FINDINGS_SECONDS = 24 * 3600
 # Sheets replayed for one board at most (about 1 ms each). With an empty cache (a restart)
@@ -150,11 +169,24 @@ _SOURCES = (
     ),
     (
         "{Registration} x WHERE x.tournament_id = {t}",
-        ("COUNT(*)", "SUM(x.id)", "SUM(x.withdrawn_from_series)"),
+        ("COUNT(*)", "SUM(x.id)", "SUM(x.withdrawn_from_series)", "SUM(x.id * x.player_id)"),
+    ),
+    # The players' names and clubs: every correction and merge is logged in the registry's
+    # log (tournaments.services.registry), so its newest entry for a registered player moves.
+    (
+        "{RegistryChange} x JOIN {Registration} r ON r.player_id = x.player_id"
+        " WHERE r.tournament_id = {t}",
+        ("COUNT(*)", "MAX(x.id)"),
     ),
     (
         "{Seat} x JOIN {Series} s ON s.id = x.series_id WHERE s.tournament_id = {t}",
         ("COUNT(*)", "SUM(x.registration_id * (x.table_id * 8 + x.position))"),
+    ),
+    # Referee calls: made, taken, ruled, withdrawn (each step moves the weighed sum).
+    (
+        "{RefereeCall} x JOIN {Series} s ON s.id = x.series_id WHERE s.tournament_id = {t}",
+        ("COUNT(*)", "SUM(x.id * CASE x.status WHEN 'called' THEN 1 WHEN 'taken' THEN 2"
+         " WHEN 'ruled' THEN 3 ELSE 4 END)"),
     ),
     (
         "{Announcement} x WHERE x.tournament_id = {t}",
@@ -168,7 +200,8 @@ def _aggregates_sql() -> tuple[str, int]:
     """The one query of all counters, and how often it names the tournament. Written out:
     the ORM took ten times longer to compile it than the database to answer it. One branch
     per source scans its rows once; the counters are text, so the branches fit together."""
-    models = (ScoreSheet, Table, Series, Pause, Extension, Deduction, Registration, Seat)
+    models = (ScoreSheet, Table, Series, Pause, Extension, Deduction, Registration, Seat,
+              RegistryChange, RefereeCall)  # fmt: skip
     names = {m.__name__: connection.ops.quote_name(m._meta.db_table) for m in models}
     names["Announcement"] = connection.ops.quote_name(Announcement._meta.db_table)
     width = max(len(aggregates) for _, aggregates in _SOURCES)
@@ -282,7 +315,8 @@ class ClockBoard:
     countdown: Countdown
     starts_at: datetime.datetime
     paused_since: datetime.datetime | None
-    time_called: bool
+    pause_reason: str  # the reason of the pause going on ("" without one)
+    called_at: datetime.datetime | None  # the referee called time: no countdown runs any more
     up: int  # tables whose time is up
     tables: int
     deviations: tuple[EndGroup, ...]
@@ -290,7 +324,11 @@ class ClockBoard:
 
     @property
     def paused(self) -> bool:
-        return self.paused_since is not None
+        return self.paused_since is not None and self.called_at is None
+
+    @property
+    def time_called(self) -> bool:
+        return self.called_at is not None
 
 
 def clock_board(series: Series, clock: HallClock) -> ClockBoard:
@@ -310,7 +348,8 @@ def clock_board(series: Series, clock: HallClock) -> ClockBoard:
         countdown=Countdown.of(clock.main),
         starts_at=clock.starts_at,
         paused_since=clock.paused_since,
-        time_called=series.time_called_at is not None,
+        pause_reason=clock.pause_reason,
+        called_at=series.time_called_at,
         up=len(clock.up),
         tables=len(clock.tables),
         deviations=tuple(deviations[:SHOWN_DEVIATIONS]),
@@ -461,7 +500,15 @@ def table_lines(series: Series, clock: HallClock | None) -> tuple[list[TableLine
     lines = []
     for row in rows:
         pk, size = row["pk"], row["size"]
-        table_clock = clocks.get(row["number"])
+        # A table counts down while it plays: not once its sheet is handed in, all its games
+        # are entered, or time was called (for it or for the hall).
+        done = (
+            (row["sheet__status"] or ScoreSheet.Status.OPEN) != ScoreSheet.Status.OPEN
+            or (pk in facts and facts[pk].finished)
+            or bool(row["sheet__timeout"])
+            or series.time_called_at is not None
+        )
+        table_clock = None if done else clocks.get(row["number"])
         lines.append(
             TableLine(
                 number=row["number"],
@@ -526,12 +573,22 @@ def seating_pages(series: Series) -> list[SeatingPage]:
         "registration__start_number",
         "registration__player__first_name",
         "registration__player__last_name",
+        "registration__player__name_form",
     )
+    expired = retention_expired(series.tournament)
+
+    def line(first: str, last: str, form: str, number: int) -> str:
+        if form == NameForm.FULL and not expired:
+            return f"{last}, {first}"
+        return shown_name(first, last, form, number, expired=expired)
+
+    # Sorted by the name as shown: an anonymized player's name is not sorted in.
     ordered = sorted(
-        (folded(last), folded(first), number, SeatLine(f"{last}, {first}", table, seat))
-        for table, seat, number, first, last in seats
+        (folded(shown), number, SeatLine(shown, table, seat))
+        for table, seat, number, first, last, form in seats
+        for shown in (line(first, last, form, number),)
     )
-    lines = [entry[3] for entry in ordered]
+    lines = [entry[2] for entry in ordered]
     return [
         SeatingPage(page, page[0].name.split(",")[0], page[-1].name.split(",")[0])
         for page in pages(lines, SEATING_PAGE)
@@ -549,6 +606,7 @@ class StandingLine:
     club: str
     series: tuple[int | None, ...]
     total: int
+    unconfirmed: bool = False  # at a table whose sheet was closed before it was confirmed
 
 
 @dataclass(frozen=True)
@@ -583,6 +641,7 @@ class StandingsBoard:
     winners: tuple[Winner, ...]
     interim: bool  # a series is still running
     players: int
+    unconfirmed: int = 0  # lines marked: a sheet closed before it was confirmed
 
 
 def standings_board(tournament: Tournament, series: Sequence[Series]) -> StandingsBoard:
@@ -593,6 +652,7 @@ def standings_board(tournament: Tournament, series: Sequence[Series]) -> Standin
         n for n in range(1, count + 1) if any(r["series"][n - 1] is not None for r in rows)
     )
     shown = played if len(played) <= STANDINGS_SERIES_COLUMNS else ()
+    unconfirmed = unconfirmed_registrations(tournament)
     winners = []
     for s in series:
         if s.status != Series.Status.CLOSED or s.number > count:
@@ -611,6 +671,7 @@ def standings_board(tournament: Tournament, series: Sequence[Series]) -> Standin
             club=r["club"],
             series=tuple(r["series"][n - 1] for n in shown),
             total=r["total"],
+            unconfirmed=r["registration"] in unconfirmed,
         )
         for r in rows
         if any(p is not None for p in r["series"])
@@ -621,6 +682,7 @@ def standings_board(tournament: Tournament, series: Sequence[Series]) -> Standin
         winners=tuple(winners),
         interim=any(s.status == Series.Status.RUNNING for s in series),
         players=len(lines),
+        unconfirmed=sum(1 for line in lines if line.unconfirmed),
     )
 
 
@@ -640,16 +702,19 @@ class Board:
     tables: list[TablePage] = field(default_factory=list)
     seating: list[SeatingPage] = field(default_factory=list)
     standings: StandingsBoard | None = None
+    calls: list[RefereeCall] = field(default_factory=list)  # open, oldest first
     complete: bool = True  # False: some sheets' findings are still to be replayed
     #: (minutes left at most, stage) for display.js, tightest first.
     stages: tuple[tuple[int, str], ...] = tuple((m, s.value) for m, s in STAGE_THRESHOLDS)
 
     @property
     def table_rows(self) -> int:
-        return table_rows(len(self.announcements))
+        return table_rows(len(self.announcements) + len(self.calls))
 
     @property
     def stage(self) -> str:
+        if self.clock and self.clock.time_called:
+            return CALLED
         return self.clock.countdown.stage if self.clock else Stage.RUNNING.value
 
     @property
@@ -729,6 +794,12 @@ def build_board(
         .only("text", "created_at")[:SHOWN_ANNOUNCEMENTS]
     )
     board = Board(tournament, requested, view, digest, None, announcements, now)
+    board.calls = list(
+        RefereeCall.objects.filter(series__tournament=tournament, status__in=RefereeCall.OPEN)
+        .select_related("table")
+        .only("table__number", "called_at", "reason", "status")
+        .order_by("called_at", "pk")
+    )
     if view in (TABLES, CLOCK):
         board.series = running
         if running is None:

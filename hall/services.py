@@ -7,10 +7,10 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from common.actors import Actor
 from common.services import Refusal, ServiceError
 from hall.models import MAX_ANNOUNCEMENT, Announcement
 from scoring.models import AuditEntry
-from scoring.services import Actor
 from tournaments.models import Tournament
 from tournaments.permissions import is_organizer
 

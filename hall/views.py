@@ -23,15 +23,15 @@ from django.utils.translation import gettext as _
 from django.views import View
 from django.views.generic import FormView
 
+from common.actors import ORGANIZER, Actor
+from common.services import ServiceError
 from hall import board as boards
 from hall.forms import AnnouncementForm
 from hall.models import Announcement
 from hall.services import announce, withdraw
-from scoring.services import Actor, Door
 from tournaments.models import Tournament, absolute_url
-from tournaments.services import ServiceError
+from tournaments.permissions import visible_tournaments
 from tournaments.views.mixins import OrganizerMixin
-from tournaments.views.public import visible_tournaments
 
 SERVER_TIME = "X-Server-Time"
 #: Seconds between two polls of a screen, and between two pages of a long list.
@@ -141,7 +141,7 @@ class ManageView(OrganizerMixin, FormView[AnnouncementForm]):
         return super().post(request, *args, **kwargs)
 
     def form_valid(self, form: AnnouncementForm) -> HttpResponse:
-        actor = Actor(Door.ORGANIZER, user=self.request.user)
+        actor = Actor(ORGANIZER, user=self.request.user)
         try:
             announce(self.tournament, form.cleaned_data["text"], actor=actor)
         except ServiceError as exc:
@@ -155,7 +155,7 @@ class ManageView(OrganizerMixin, FormView[AnnouncementForm]):
         number = int(pk) if pk.isascii() and pk.isdigit() and len(pk) < 16 else 0
         announcement = get_object_or_404(Announcement, tournament=self.tournament, pk=number)
         try:
-            withdraw(announcement, actor=Actor(Door.ORGANIZER, user=request.user))
+            withdraw(announcement, actor=Actor(ORGANIZER, user=request.user))
         except ServiceError as exc:
             messages.error(request, exc.message)
         else:

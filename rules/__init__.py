@@ -10,14 +10,32 @@ Vocabulary (``rules.contracts``, ``rules.cards``): ``Contract``, ``SoloType``, `
 ``Suit``, ``Rank``, ``Card``, ``card_order(solo)`` (rank order of every contract, spec 1.3),
 ``trick_winner(cards, solo, ruleset, last_trick=...)``.
 
-Rule sets (``rules.ruleset``): frozen ``RuleSet``; ``PRESETS`` = ``ddv`` (``DDV``, exactly the
-spec), ``haus_25`` (25 games at five-player tables), ``haus_bock`` (Bock multiplier, second
-Dulle, no back door); ``get_ruleset(name)``.
+Rule sets (``rules.ruleset``): frozen ``RuleSet`` (named, labelled, ``version``ed: a stored
+game keeps the name and version that scored it); ``PRESETS`` (the tournament presets) =
+``ddv`` (``DDV``, exactly the spec), ``haus_25`` (25 games at five-player tables),
+``haus_bock`` (Bock multiplier, second Dulle, no back door); ``PROFILES`` = the presets plus
+the house profiles ``haus_mit_bock`` ("Haus (mit Bock)") and ``kneipe`` ("Kneipe");
+``get_ruleset(name)`` looks in ``PROFILES``. House switches (``docs/rules/house-rules.md``,
+all at their TSR value in ``ddv``): ``extras`` (``Extra`` set: Fuchs, Doppelkopf, Karlchen,
+gegen die Alten, Schweinchen, Superschweinchen), ``scoring_sides`` (``ScoringSides``: both /
+winners / losers), ``solo_factor``, ``back_door``, ``dulle``, ``hochzeit_partner``, Armut
+(``armut``, ``armut_max_trumps``, ``armut_foxes_count``, ``armut_nobody_takes``), Schmeißen
+(``schmeissen``, ``thrown_in_deal``, ``thrown_in_counts``), Bock (``bock_triggers``,
+``bock_mode``, ``bock_max``, ``bock_factor``). A record using a switch the rule set has off is
+refused (``house_rule_off``).
+
+Bock rounds (``rules.bock``): ``bock_multipliers(games, table_size, ruleset)`` gives each
+game's Bock level from the games before it; ``bock_state(...) -> BockState`` the rounds ahead
+(``level`` = the next record's ``"bock"``, ``runs()`` = ``BockRun(level, games)`` in order);
+``triggers(record, ruleset)``.
 
 Games: ``parse_record(data, ruleset) -> GameRecord | EngineError`` validates a decoded JSON
 object (``EngineError(code, field, message)``; codes in ``ERROR_CODES``);
 ``score(record, ruleset) -> GameResult(winner, value, scores, breakdown)`` and
-``GameResult.to_json()``; ``winner(record)``; ``record_to_json(record)``.
+``GameResult.to_json()``; ``winner(record)``; ``record_to_json(record)``. A game stored by
+the apps is read back, typed and without checks, by ``StoredGame.from_record(data)``
+(``rules.stored``: an entered game or a paper row, the format's defaults for what it leaves
+out).
 
 Series: ``validate_series(games, table_size, ruleset, timeout=..., complete=...)`` ->
 ``SeriesReport(findings, next)``; ``Finding(severity, code, game, data)`` with codes in
@@ -35,7 +53,9 @@ Penalties and timing: ``minor_penalty`` / ``severe_penalty`` build the ``penalti
 record (spec 9); ``announcement_deadline``, ``reply_deadline``, ``earliest_cards_in_hand``,
 ``may_announce`` implement the announcement windows (spec 3.2, TSR 6.4).
 
-CLI: ``python -m rules score|check-series [--ruleset NAME]`` (``rules.cli``).
+CLI: ``python -m rules score|check-series [--ruleset NAME]`` (``rules.cli``);
+``python -m rules conformance FILE`` runs the spec's worked examples
+(``docs/rules/conformance.json``, ``rules.conformance``).
 Test support: ``rules.testing`` (record builders, no pytest import).
 
 Interpretations of the spec (also listed in ``docs/rules-engine.md``)
@@ -64,7 +84,10 @@ Interpretations of the spec (also listed in ``docs/rules-engine.md``)
    and tens among its cards, the rest of its Augen and tricks fitting the other cards (with
    re_tricks missing, any trick count that holds the Augen). Entered counts are claims: the
    engine refuses more than the cards allow, never fewer than they would force. For a house
-   threshold other cards can reach (below 38) only the per-party bounds apply.
+   threshold other cards can reach (below 38) only the per-party bounds apply. Füchse and the
+   Karlchen are checked jointly with the Doppelköpfe (``extras_inconsistent``): a caught Fuchs
+   is a Karo-Ass beaten in the catcher's trick (by the Dulle, a Dame, a Bube or the other
+   Karo-Ass), the Karlchen a last trick won by a Kreuz-Bube with no Dame or Dulle in it.
 9. Sonderpunkte entered for a solo-type game (any solo, stille Hochzeit, Hochzeit alone) are
    an error, not silently dropped (vector 27); likewise under a rule set without them.
 10. Penalty components of a record must sum to zero (every TSR penalty does); unsportsmanlike
@@ -95,6 +118,12 @@ Interpretations of the spec (also listed in ``docs/rules-engine.md``)
 17. House switches: Bock (``"bock": n``) multiplies the net after the Sonderpunkte netting by
     2**n; "no back door" sets a net that went against the winner to 0; both appear as
     breakdown items (``bock``, ``no_back_door``) so the breakdown always sums to ``value``.
+    Schweinchen/Superschweinchen are Sonderpunkte items (normal games only). ``winners`` /
+    ``losers`` counting keeps max/min(score, 0) of each seat before penalties; ``value`` and
+    the breakdown do not change. An Armut is a normal game whose Re are poor player and taker.
+    A thrown-in hand (``"thrown_in"``) scores 0 for all; the replay counts it per switch and
+    the same or the next player deals. Games not played or thrown in neither trigger nor use
+    up Bock games; each trigger that fires adds one round of ``table_size`` games.
 """
 
 from rules.announcements import (
@@ -103,6 +132,7 @@ from rules.announcements import (
     may_announce,
     reply_deadline,
 )
+from rules.bock import BockRun, BockState, bock_multipliers, bock_state
 from rules.cards import Card, CardOrder, Rank, Suit, card_order, trick_winner
 from rules.contracts import (
     AnnouncementLevel,
@@ -118,7 +148,20 @@ from rules.errors import ERROR_CODES, EngineError
 from rules.gamerecord import Extras, GameRecord, SeatPoints, record_to_json
 from rules.penalties import PenaltyClass, PenaltyDecision, minor_penalty, severe_penalty
 from rules.record import parse_record
-from rules.ruleset import DDV, PRESETS, DulleRule, RuleSet, get_ruleset
+from rules.ruleset import (
+    DDV,
+    PRESETS,
+    PROFILES,
+    ArmutFallback,
+    BockMode,
+    BockTrigger,
+    DulleRule,
+    HochzeitPartner,
+    RuleSet,
+    ScoringSides,
+    ThrownInDeal,
+    get_ruleset,
+)
 from rules.scoring import BreakdownItem, GameResult, score, winner
 from rules.series import (
     DERIVED_FIELDS,
@@ -132,6 +175,7 @@ from rules.series import (
     next_game,
     validate_series,
 )
+from rules.stored import StoredGame
 from rules.transcription import (
     TranscribedRow,
     check_transcribed_row,
@@ -146,7 +190,13 @@ __all__ = [
     "ERROR_CODES",
     "FINDING_CODES",
     "PRESETS",
+    "PROFILES",
     "AnnouncementLevel",
+    "ArmutFallback",
+    "BockMode",
+    "BockRun",
+    "BockState",
+    "BockTrigger",
     "BreakdownItem",
     "Card",
     "CardOrder",
@@ -160,6 +210,7 @@ __all__ = [
     "GameKind",
     "GameRecord",
     "GameResult",
+    "HochzeitPartner",
     "Item",
     "NextGame",
     "Party",
@@ -168,13 +219,18 @@ __all__ = [
     "Rank",
     "Rubric",
     "RuleSet",
+    "ScoringSides",
     "SeatPoints",
     "SeriesReport",
     "Severity",
     "SoloType",
+    "StoredGame",
     "Suit",
+    "ThrownInDeal",
     "TranscribedRow",
     "announcement_deadline",
+    "bock_multipliers",
+    "bock_state",
     "card_order",
     "check_transcribed_row",
     "complete_game",

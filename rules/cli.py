@@ -8,6 +8,9 @@ A stable interface other tools depend on (``docs/rules-engine.md``):
 - ``check-series [--ruleset NAME]`` reads one JSON object ``{"table_size": 4|5, "timeout":
   false, "games": [...]}`` and prints ``{"findings": [...], "next": {...}}``, or
   ``{"error": {...}}`` when the object itself is malformed. Exit status 0.
+- ``conformance FILE [--ruleset NAME]`` runs a conformance set (``rules.conformance``): one
+  line per case, a summary line; exit status 0 when every case agrees, 1 when one disagrees,
+  2 when the file cannot be read.
 """
 
 from __future__ import annotations
@@ -16,80 +19,22 @@ import argparse
 import json
 import sys
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 from typing import IO
 
-from rules.errors import EngineError, engine_error
-from rules.record import GameRecord, parse_record
-from rules.ruleset import PRESETS, RuleSet
-from rules.scoring import score
-from rules.series import validate_series
-
-_SERIES_KEYS = frozenset(("table_size", "timeout", "games"))
+from rules.answers import check_series, score_line
+from rules.conformance import ConformanceFileError, load, report, run_cases
+from rules.ruleset import PROFILES, RuleSet
 
 
 def _dumps(obj: object) -> str:
     return json.dumps(obj, separators=(",", ":"))
 
 
-def _error(error: EngineError) -> dict[str, object]:
-    return {"error": error.to_json()}
-
-
-def _decode(raw: bytes | str) -> object | EngineError:
-    try:
-        data: object = json.loads(raw)
-    except (ValueError, RecursionError) as exc:
-        return engine_error("invalid_json", "", f"Not valid JSON: {exc}")
-    return data
-
-
-def score_line(raw: bytes | str, ruleset: RuleSet) -> dict[str, object]:
-    """The output object for one input line of ``score``."""
-    data = _decode(raw)
-    if isinstance(data, EngineError):
-        return _error(data)
-    try:
-        record = parse_record(data, ruleset)
-        if isinstance(record, GameRecord):
-            return score(record, ruleset).to_json()
-        return _error(record)
-    except Exception as exc:  # a bug must not break the one-line-per-line contract
-        return _error(engine_error("internal_error", "", f"Internal error: {exc!r}"))
-
-
 def score_stream(lines: Iterable[bytes], out: IO[str], ruleset: RuleSet) -> None:
     for raw in lines:
         out.write(_dumps(score_line(raw, ruleset)) + "\n")
         out.flush()
-
-
-def check_series(raw: bytes | str, ruleset: RuleSet) -> dict[str, object]:
-    """The output object of ``check-series`` for the whole input."""
-    data = _decode(raw)
-    if isinstance(data, EngineError):
-        return _error(data)
-    if type(data) is not dict:
-        return _error(engine_error("not_an_object", "", "The input must be a JSON object."))
-    for key in data:
-        if key not in _SERIES_KEYS:
-            return _error(engine_error("unknown_field", str(key), f"Unknown field {key!r}."))
-    table_size = data.get("table_size")
-    if type(table_size) is not int:
-        return _error(engine_error("wrong_type", "table_size", "table_size must be 4 or 5."))
-    if table_size not in ruleset.table_sizes:
-        return _error(engine_error("invalid_table_size", "table_size"))
-    timeout = data.get("timeout", False)
-    if type(timeout) is not bool:
-        return _error(engine_error("wrong_type", "timeout", "timeout must be true or false."))
-    if "games" not in data:
-        return _error(engine_error("missing_field", "games", "games is required."))
-    games = data["games"]
-    if type(games) is not list:
-        return _error(engine_error("wrong_type", "games", "games must be a list."))
-    try:
-        return validate_series(games, table_size, ruleset, timeout=timeout).to_json()
-    except Exception as exc:  # never a traceback instead of an answer
-        return _error(engine_error("internal_error", "", f"Internal error: {exc!r}"))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -102,11 +47,34 @@ def main(argv: Sequence[str] | None = None) -> int:
         ("check-series", "validate one table's series: one JSON object in, one out"),
     ):
         command = commands.add_parser(name, help=help_text)
-        command.add_argument("--ruleset", default="ddv", choices=sorted(PRESETS))
+        command.add_argument("--ruleset", default="ddv", choices=sorted(PROFILES))
+    conformance = commands.add_parser(
+        "conformance", help="run a conformance set (docs/rules/conformance.json)"
+    )
+    conformance.add_argument("file", type=Path)
+    conformance.add_argument("--ruleset", default=None, choices=sorted(PROFILES))
     args = parser.parse_args(argv)
-    ruleset = PRESETS[args.ruleset]
+    if args.command == "conformance":
+        return _conformance(args.file, args.ruleset)
+    ruleset = PROFILES[args.ruleset]
     if args.command == "score":
         score_stream(sys.stdin.buffer, sys.stdout, ruleset)
     else:
         sys.stdout.write(_dumps(check_series(sys.stdin.buffer.read(), ruleset)) + "\n")
     return 0
+
+
+def _conformance(path: Path, ruleset_name: str | None) -> int:
+    try:
+        data = load(path)
+    except ConformanceFileError as exc:
+        sys.stderr.write(f"python -m rules conformance: {exc}\n")
+        return 2
+    name = ruleset_name or str(data.get("ruleset", "ddv"))
+    if name not in PROFILES:
+        sys.stderr.write(f"python -m rules conformance: unknown rule set {name!r}\n")
+        return 2
+    results = run_cases(data, PROFILES[name])
+    for line in report(results):
+        sys.stdout.write(line + "\n")
+    return 0 if all(r.agrees for r in results) else 1

@@ -40,6 +40,7 @@ class GameKind(StrEnum):
     PFLICHTSOLO = "pflichtsolo"
     PFLICHTSOLO_VORGEFUEHRT = "pflichtsolo_vorgefuehrt"
     LUSTSOLO = "lustsolo"
+    ARMUT = "armut"  # house rule: poor player + taker are Re, scored as a normal game
 
 
 class Rubric(StrEnum):
@@ -123,6 +124,9 @@ class Extra(StrEnum):
     DOPPELKOPF = "doppelkopf"
     KARLCHEN = "karlchen"
     GEGEN_DIE_ALTEN = "gegen_die_alten"
+    # house rules only (docs/rules/house-rules.md):
+    SCHWEINCHEN = "schweinchen"
+    SUPERSCHWEINCHEN = "superschweinchen"
 
 
 ENTERED_EXTRAS: tuple[Extra, ...] = (Extra.FUCHS, Extra.DOPPELKOPF, Extra.KARLCHEN)
@@ -157,6 +161,15 @@ class Item(StrEnum):
     # House rules only (never produced under the ``ddv`` rule set):
     NO_BACK_DOOR = "no_back_door"
     BOCK = "bock"
+    SCHWEINCHEN = "schweinchen"
+    SUPERSCHWEINCHEN = "superschweinchen"
+
+
+class ThrownIn(StrEnum):
+    """Why a hand was thrown in (house rule "Schmeißen"): it scores nothing."""
+
+    SCHMEISSEN = "schmeissen"  # a player demanded a new deal (e.g. five kings)
+    ARMUT = "armut"  # nobody took an Armut
 
 
 #: Absage items per party, indexed by ``level - 2``.

@@ -60,11 +60,25 @@ ERROR_CODES: dict[str, str] = {
     "16 aces and tens, so at most four per game (both parties together).",
     "doppelkopf_inconsistent": "These Augen and tricks cannot hold these Doppelköpfe (each is "
     "four aces or tens).",
+    "extras_inconsistent": "These Augen and tricks cannot hold these Sonderpunkte: a caught "
+    "Fuchs is a Karo-Ass beaten in the catcher's trick, the Karlchen the last trick won by a "
+    "Kreuz-Bube (no Dame or Dulle in it, never a Doppelkopf), a Doppelkopf four aces or tens.",
     # penalties and house switches
     "penalties_not_zero_sum": "Penalty points must sum to zero (deductions are separate).",
     "penalty_out_of_range": "A penalty component is between -48 and 48 points (DDV).",
     "deduction_out_of_range": "A deduction is between -max_deduction (12) and -1 points.",
     "bock_out_of_range": "Bock multiplier not allowed by the rule set.",
+    "house_rule_off": "The record uses a house rule this rule set does not have.",
+    "schweinchen_total_exceeded": "At most one Schweinchen and one Superschweinchen per game.",
+    "superschweinchen_without_schweinchen": "A Superschweinchen needs a Schweinchen in the "
+    "same game.",
+    "schweinchen_fuchs_conflict": "No Fuchs can be caught in a game with Schweinchen (both "
+    "Karo-Asse are the top trumps in one hand).",
+    "armut_not_normal": "An Armut is a normal game (contract 'normal').",
+    "armut_parties": "The poor player and the taker are the two Re players.",
+    "armut_trumps": "The poor player's trumps are above the rule set's limit or impossible.",
+    "unknown_thrown_in": "Unknown reason for a thrown-in hand.",
+    "thrown_in_game_fields": "A thrown-in hand carries only seats and the dealer.",
     # series input
     "scores_seats_mismatch": "Entered scores must name every seat of the table once.",
     "invalid_table_size": "The table size is not allowed by the rule set.",

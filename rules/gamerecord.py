@@ -16,6 +16,7 @@ from rules.contracts import (
     GameKind,
     Rubric,
     SoloType,
+    ThrownIn,
 )
 
 
@@ -26,9 +27,22 @@ class Extras:
     fuchs: int = 0
     doppelkopf: int = 0
     karlchen: int = 0
+    schweinchen: int = 0  # house rule: 0 or 1
+    superschweinchen: int = 0  # house rule: 0 or 1
 
 
 NO_EXTRAS = Extras()
+
+
+@dataclass(frozen=True, slots=True)
+class Armut:
+    """House rule: the poor player and the taker (together Re); ``trumps``/``foxes`` are the
+    poor player's trumps before passing and the Karo-Asse among them, when entered."""
+
+    poor: int
+    taker: int
+    trumps: int | None = None
+    foxes: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +86,10 @@ class GameRecord:
     bock: int = 0
     not_played: bool = False
     entered_scores: tuple[int, ...] | None = None
+    # house rules (docs/rules/house-rules.md); the defaults are the DDV game
+    armut: Armut | None = None
+    thrown_in: ThrownIn | None = None  # a hand thrown in: no game facts, no score
+    four_tens: bool = False  # a trick of four tens was played (Bock trigger)
 
     @property
     def solo_scoring(self) -> bool:
@@ -107,7 +125,7 @@ class GameRecord:
             )
         if c is Contract.STILLE_HOCHZEIT:
             return GameKind.STILLE_HOCHZEIT
-        return GameKind.NORMAL
+        return GameKind.ARMUT if self.armut is not None else GameKind.NORMAL
 
     @property
     def rubric(self) -> Rubric:
@@ -131,6 +149,8 @@ def record_to_json(record: GameRecord) -> dict[str, object]:
         data["dealer"] = record.dealer
     if record.not_played:
         data["not_played"] = True
+    elif record.thrown_in is not None:
+        data["thrown_in"] = record.thrown_in.value
     else:
         data["contract"] = record.contract.value
         if record.contract is Contract.SOLO:
@@ -146,11 +166,19 @@ def record_to_json(record: GameRecord) -> dict[str, object]:
             data["re_tricks"] = record.re_tricks
         if record.extras_re != NO_EXTRAS or record.extras_kontra != NO_EXTRAS:
             data["extras"] = {
-                party: {"fuchs": e.fuchs, "doppelkopf": e.doppelkopf, "karlchen": e.karlchen}
+                party: _extras_json(e)
                 for party, e in (("re", record.extras_re), ("kontra", record.extras_kontra))
             }
         if record.bock:
             data["bock"] = record.bock
+        if record.armut is not None:
+            a = record.armut
+            armut: dict[str, object] = {"poor": a.poor, "taker": a.taker}
+            if a.trumps is not None:
+                armut.update(trumps=a.trumps, foxes=a.foxes)
+            data["armut"] = armut
+        if record.four_tens:
+            data["four_tens"] = True
     for key, comps in (("penalties", record.penalties), ("deductions", record.deductions)):
         if comps:
             data[key] = [{"seat": c.seat, "points": c.points} for c in comps]
@@ -158,4 +186,13 @@ def record_to_json(record: GameRecord) -> dict[str, object]:
         data["scores"] = {
             str(s): v for s, v in zip(record.seats, record.entered_scores, strict=True)
         }
+    return data
+
+
+def _extras_json(e: Extras) -> dict[str, int]:
+    data = {"fuchs": e.fuchs, "doppelkopf": e.doppelkopf, "karlchen": e.karlchen}
+    if e.schweinchen:  # house keys only when used: DDV records keep their exact JSON
+        data["schweinchen"] = e.schweinchen
+    if e.superschweinchen:
+        data["superschweinchen"] = e.superschweinchen
     return data

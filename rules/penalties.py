@@ -76,7 +76,3 @@ def _spread(violator: int, active: Sequence[int], points: int) -> tuple[SeatPoin
         raise ValueError("penalty cannot be spread evenly over the other players")
     share = points // len(others)
     return (SeatPoints(violator, -points), *(SeatPoints(seat, share) for seat in others))
-
-
-def penalties_to_json(components: Sequence[SeatPoints]) -> list[dict[str, int]]:
-    return [{"seat": c.seat, "points": c.points} for c in components]

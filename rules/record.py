@@ -6,12 +6,21 @@
 
 from __future__ import annotations
 
+from typing import NoReturn
+
 from rules.cards import TOTAL_AUGEN, TRICKS, max_augen, min_augen
-from rules.contracts import LEVEL_FROM_JSON, AnnouncementLevel, Contract, SoloType
-from rules.deck import augen_possible, doppelkoepfe_possible, doppelkopf_shape
+from rules.contracts import (
+    LEVEL_FROM_JSON,
+    AnnouncementLevel,
+    Contract,
+    Extra,
+    SoloType,
+    ThrownIn,
+)
+from rules.deck import augen_possible, doppelkoepfe_possible, doppelkopf_shape, extras_possible
 from rules.errors import EngineError, InvalidInput, fail
-from rules.gamerecord import NO_EXTRAS, Extras, GameRecord, SeatPoints, record_to_json
-from rules.ruleset import RuleSet
+from rules.gamerecord import NO_EXTRAS, Armut, Extras, GameRecord, SeatPoints, record_to_json
+from rules.ruleset import ArmutFallback, BockTrigger, RuleSet
 
 # The record types live in ``rules.gamerecord``; they are re-exported here so that
 # ``from rules.record import GameRecord, parse_record`` keeps working.
@@ -29,10 +38,13 @@ _GAME_FACTS = (
     "re_tricks",
     "extras",
     "bock",
+    "armut",
+    "four_tens",
 )
 _KNOWN = frozenset(
     (
         *_GAME_FACTS,
+        "thrown_in",
         "seats",
         "sitting_out",
         "dealer",
@@ -42,7 +54,12 @@ _KNOWN = frozenset(
         "scores",
     )
 )
-_EXTRA_KEYS = frozenset(("fuchs", "doppelkopf", "karlchen"))
+_EXTRA_ORDER = ("fuchs", "doppelkopf", "karlchen", "schweinchen", "superschweinchen")
+_EXTRA_KEYS = frozenset(_EXTRA_ORDER)
+_EXTRA_KINDS = {e.value: e for e in Extra}
+_THROWN_IN = {t.value: t for t in ThrownIn}
+_THROWN_IN_KEYS = frozenset(("thrown_in", "seats", "sitting_out", "dealer"))
+_ARMUT_KEYS = frozenset(("poor", "taker", "trumps", "foxes"))
 _PARTY_KEYS = frozenset(("re", "kontra"))
 _COMPONENT_KEYS = ("seat", "points")
 _CONTRACTS = {c.value: c for c in Contract}
@@ -67,10 +84,12 @@ def _parse(data: object, rs: RuleSet, require_dealer: bool) -> GameRecord:
             fail("unknown_field", str(key), f"Unknown field {key!r}.")
     not_played = _opt_bool(data, "not_played")
     if not_played:
-        for key in _GAME_FACTS:
+        for key in (*_GAME_FACTS, "thrown_in"):
             if key in data:
                 fail("not_played_game_fields", key, f"{key!r} is not given for a game not played.")
         return _parse_not_played(data, rs, require_dealer)
+    if data.get("thrown_in") is not None:
+        return _parse_thrown_in(data, rs, require_dealer)
 
     contract = _parse_contract(data)
     solo = _parse_solo(data, contract)
@@ -134,6 +153,10 @@ def _parse(data: object, rs: RuleSet, require_dealer: bool) -> GameRecord:
     bock = _opt_int(data, "bock") or 0
     if not 0 <= bock <= rs.bock_max:
         fail("bock_out_of_range", "bock", f"bock must be 0..{rs.bock_max} in this rule set.")
+    armut = _parse_armut(data, rs, contract, seats, re)
+    four_tens = _opt_bool(data, "four_tens")
+    if four_tens and BockTrigger.FOUR_TENS not in rs.bock_triggers:
+        _house_rule_off("four_tens", "four tens as a Bock trigger")
     return GameRecord(
         contract=contract,
         solo=solo,
@@ -155,7 +178,77 @@ def _parse(data: object, rs: RuleSet, require_dealer: bool) -> GameRecord:
         deductions=deductions,
         bock=bock,
         entered_scores=scores,
+        armut=armut,
+        four_tens=four_tens,
     )
+
+
+def _house_rule_off(field: str, what: str) -> NoReturn:
+    fail("house_rule_off", field, f"This rule set does not have {what}.")
+
+
+def _parse_thrown_in(data: dict[object, object], rs: RuleSet, require_dealer: bool) -> GameRecord:
+    """A hand thrown in (house rule "Schmeißen"): seats and dealer only, no score."""
+    value = data["thrown_in"]
+    if type(value) is not str:
+        fail("wrong_type", "thrown_in", "thrown_in must be a string or null.")
+    reason = _THROWN_IN.get(value)
+    if reason is None:
+        fail("unknown_thrown_in", "thrown_in", f"Unknown reason {value!r} for a thrown-in hand.")
+    if reason is ThrownIn.SCHMEISSEN and not rs.schmeissen:
+        _house_rule_off("thrown_in", "Schmeißen")
+    if reason is ThrownIn.ARMUT and not (
+        rs.armut and rs.armut_nobody_takes is ArmutFallback.REDEAL
+    ):
+        _house_rule_off("thrown_in", "a redeal when nobody takes an Armut")
+    for key in data:
+        if key not in _THROWN_IN_KEYS:
+            fail("thrown_in_game_fields", str(key), f"{key!r} is not given for a thrown-in hand.")
+    seats, sitting_out, dealer = _parse_table(data, rs, require_dealer)
+    return GameRecord(seats=seats, sitting_out=sitting_out, dealer=dealer, thrown_in=reason)
+
+
+def _parse_armut(
+    data: dict[object, object],
+    rs: RuleSet,
+    contract: Contract,
+    seats: tuple[int, ...],
+    re: tuple[int, ...],
+) -> Armut | None:
+    value = data.get("armut")
+    if value is None:
+        return None
+    if not rs.armut:
+        _house_rule_off("armut", "Armut")
+    raw = _check_dict(value, "armut")
+    for key in raw:
+        if key not in _ARMUT_KEYS:
+            fail("unknown_field", f"armut.{key}", f"Unknown field {key!r}.")
+    if contract is not Contract.NORMAL:
+        fail("armut_not_normal", "armut")
+    for key in ("poor", "taker"):
+        if key not in raw:
+            fail("missing_field", f"armut.{key}", f"armut.{key} is required.")
+    poor = _check_seat(raw["poor"], "armut.poor", seats)
+    taker = _check_seat(raw["taker"], "armut.taker", seats)
+    if poor == taker or {poor, taker} != set(re):
+        fail("armut_parties", "armut")
+    trumps = _opt_int(raw, "trumps")
+    foxes = _opt_int(raw, "foxes") or 0
+    if trumps is None:
+        if foxes:
+            fail("missing_field", "armut.trumps", "armut.trumps is required with foxes.")
+        return Armut(poor, taker)
+    if not 0 <= foxes <= min(2, trumps):
+        fail("armut_trumps", "armut.foxes", "The Karo-Asse are 0..2 of the poor player's trumps.")
+    counted = trumps - (1 if foxes == 1 and not rs.armut_foxes_count else 0)
+    if not 0 <= counted <= rs.armut_max_trumps:
+        fail(
+            "armut_trumps",
+            "armut.trumps",
+            f"An Armut has at most {rs.armut_max_trumps} trumps in this rule set.",
+        )
+    return Armut(poor, taker, trumps, foxes)
 
 
 def _parse_not_played(data: dict[object, object], rs: RuleSet, require_dealer: bool) -> GameRecord:
@@ -349,6 +442,8 @@ def _parse_extras(
     kontra = _parse_party_extras(raw.get("kontra"), "extras.kontra")
     if (re is not NO_EXTRAS or kontra is not NO_EXTRAS) and (solo_scoring or not rs.sonderpunkte):
         fail("extras_not_allowed", "extras")
+    if re is not NO_EXTRAS or kontra is not NO_EXTRAS:
+        _check_house_extras(rs, re, kontra)
     re_holds = (re_augen, re_trick_counts[-1])
     kontra_holds = (TOTAL_AUGEN - re_augen, TRICKS - re_trick_counts[0])
     for party, extras, (augen, max_tricks) in (
@@ -376,7 +471,29 @@ def _parse_extras(
         fail("karlchen_total_exceeded", field, f"At most {rs.max_karlchen} Karlchen per game.")
     if re.doppelkopf or kontra.doppelkopf:
         _check_doppelkoepfe(rs, re_augen, re_trick_counts, re.doppelkopf, kontra.doppelkopf)
+    if re.fuchs or re.karlchen or kontra.fuchs or kontra.karlchen:
+        _check_extras_cards(rs, re_augen, re_trick_counts, re, kontra)
     return re, kontra
+
+
+def _check_house_extras(rs: RuleSet, re: Extras, kontra: Extras) -> None:
+    """Sonderpunkte the rule set has off, and the Schweinchen rules (house-rules.md)."""
+    for party, extras in (("re", re), ("kontra", kontra)):
+        for key in _EXTRA_ORDER:
+            if getattr(extras, key) and not rs.has_extra(_EXTRA_KINDS[key]):
+                _house_rule_off(f"extras.{party}.{key}", f"the Sonderpunkt {key!r}")
+    for key in ("schweinchen", "superschweinchen"):
+        mine, theirs = getattr(re, key), getattr(kontra, key)
+        if mine > 1 or mine + theirs > 1:
+            field = f"extras.re.{key}" if mine > 1 else f"extras.kontra.{key}"
+            fail("schweinchen_total_exceeded", field, f"At most one {key} per game.")
+    if (re.superschweinchen or kontra.superschweinchen) and not (
+        re.schweinchen or kontra.schweinchen
+    ):
+        field = "extras.re" if re.superschweinchen else "extras.kontra"
+        fail("superschweinchen_without_schweinchen", f"{field}.superschweinchen")
+    if (re.schweinchen or kontra.schweinchen) and (re.fuchs or kontra.fuchs):
+        fail("schweinchen_fuchs_conflict", "extras.re.fuchs" if re.fuchs else "extras.kontra.fuchs")
 
 
 def _check_doppelkoepfe(
@@ -418,11 +535,59 @@ def _check_doppelkoepfe(
         )
 
 
+def _check_extras_cards(
+    rs: RuleSet, re_augen: int, re_trick_counts: tuple[int, ...], re: Extras, kontra: Extras
+) -> None:
+    """Füchse and Karlchen against the cards, together with the Doppelköpfe (``rules.deck``):
+    a caught Fuchs is a Karo-Ass beaten in the catcher's trick, the Karlchen a last trick won
+    by a Kreuz-Bube (no Dame or Dulle in it). The field names the smallest impossible claim:
+    one Sonderpunkt of a party, the party's together, or both parties' together."""
+    shape = doppelkopf_shape(rs.doppelkopf_augen)
+    # a house threshold that other cards reach: the Doppelköpfe stay out of this check
+    min_aces = shape.min_aces if shape is not None else 0
+    nothing = (0, 0, 0)
+
+    def claims(extras: Extras) -> tuple[int, int, int]:
+        return extras.fuchs, extras.doppelkopf if shape is not None else 0, extras.karlchen
+
+    def possible(re_claims: tuple[int, int, int], kontra_claims: tuple[int, int, int]) -> bool:
+        return any(
+            extras_possible(min_aces, n, re_augen, re_claims, kontra_claims)
+            for n in re_trick_counts
+        )
+
+    def refuse(field: str, what: str) -> NoReturn:
+        fail(
+            "extras_inconsistent",
+            field,
+            f"{what} cannot be held by these Augen and tricks (a caught Fuchs is a Karo-Ass "
+            "beaten in the catcher's trick, the Karlchen a last trick won by a Kreuz-Bube "
+            "without Dame or Dulle, a Doppelkopf four aces or tens).",
+        )
+
+    for party, extras in (("re", re), ("kontra", kontra)):
+        alone = (
+            ("fuchs", (extras.fuchs, 0, 0), f"Füchse ({extras.fuchs})"),
+            ("karlchen", (0, 0, extras.karlchen), "Karlchen"),
+        )
+        name = party.capitalize()
+        for key, single, what in alone:
+            if any(single):
+                pair = (single, nothing) if party == "re" else (nothing, single)
+                if not possible(*pair):
+                    refuse(f"extras.{party}.{key}", f"{name}'s {what}")
+        pair = (claims(extras), nothing) if party == "re" else (nothing, claims(extras))
+        if not possible(*pair):
+            refuse(f"extras.{party}", f"{name}'s Sonderpunkte together")
+    if not possible(claims(re), claims(kontra)):
+        refuse("extras", "The Sonderpunkte of both parties together")
+
+
 def _parse_party_extras(value: object, field: str) -> Extras:
     if value is None:
         return NO_EXTRAS
     raw = _check_dict(value, field)
-    counts = {"fuchs": 0, "doppelkopf": 0, "karlchen": 0}
+    counts = dict.fromkeys(_EXTRA_ORDER, 0)
     for key, count in raw.items():
         if key not in _EXTRA_KEYS:
             fail("unknown_field", f"{field}.{key}", f"Unknown Sonderpunkt {key!r}.")
@@ -432,7 +597,7 @@ def _parse_party_extras(value: object, field: str) -> Extras:
         counts[str(key)] = n
     if not any(counts.values()):
         return NO_EXTRAS
-    return Extras(counts["fuchs"], counts["doppelkopf"], counts["karlchen"])
+    return Extras(**counts)
 
 
 def _parse_rows(

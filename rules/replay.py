@@ -19,7 +19,7 @@ from enum import StrEnum
 from typing import Generic, TypeVar
 
 from rules.errors import EngineError
-from rules.ruleset import RuleSet
+from rules.ruleset import RuleSet, ThrownInDeal
 
 
 class Severity(StrEnum):
@@ -140,6 +140,7 @@ class GameFacts:
     compulsory: bool = False
     forced: bool = False
     soloist: int | None = None
+    thrown_in: bool = False  # house rule "Schmeißen": a hand thrown in, no score
 
 
 def check_table_size(table_size: int, ruleset: RuleSet) -> None:
@@ -218,6 +219,11 @@ class Replay:
             report("dealer_wrong", expected=expected_dealer, actual=dealer)
         if facts.not_played:  # design decision 4: same dealer again, nothing counts
             self.due = dealer
+            return
+        if facts.thrown_in:  # house rule: counted or not, same dealer or the next one
+            self.counted += self.rs.thrown_in_counts
+            same = self.rs.thrown_in_deal is ThrownInDeal.SAME_DEALER
+            self.due = dealer if same else self.clockwise(dealer)
             return
         soloist = facts.soloist
         if forced_due and not facts.forced:
@@ -300,28 +306,42 @@ def validate_sheet(
     reader: SheetReader[Row],
     *,
     timeout: bool = False,
-    complete: bool = True,
+    complete: bool | None = True,
 ) -> SeriesReport:
-    """Replay a whole sheet with every row check; ``complete=False``: no end findings."""
+    """Replay a whole sheet with every row check; ``complete=False``: no end findings;
+    ``complete=None``: the end findings once the sheet is finished (a page's view of a sheet
+    in progress, from one replay)."""
     replay = Replay(table_size, ruleset, timeout=timeout)
     findings: list[Finding] = []
     for index, raw in enumerate(rows, 1):
-        row = reader.read(raw)
-        if isinstance(row, EngineError):
-            findings.append(Finding.of("invalid_game", index, error=row.to_json()))
-            replay.step(reader.lenient(raw), findings)
-            continue
-        seats = reader.seats(row)
-        if seats != table_size:
-            findings.append(
-                Finding.of("table_size_mismatch", index, expected=table_size, actual=seats)
-            )
-        else:
-            findings.extend(reader.check(row, index))
-        replay.step(reader.facts(row), findings)
-    if complete:
-        findings.extend(replay.end_findings())
-    return SeriesReport(tuple(findings), replay.next_game())
+        check_step(replay, reader, raw, index, findings)
+    return report_of(replay, findings, complete=complete)
+
+
+def check_step(
+    replay: Replay, reader: SheetReader[Row], raw: object, index: int, findings: list[Finding]
+) -> None:
+    """Read row ``index`` of a sheet, check it and play it; its findings go to ``findings``."""
+    row = reader.read(raw)
+    if isinstance(row, EngineError):
+        findings.append(Finding.of("invalid_game", index, error=row.to_json()))
+        replay.step(reader.lenient(raw), findings)
+        return
+    seats = reader.seats(row)
+    if seats != replay.size:
+        mismatch = Finding.of("table_size_mismatch", index, expected=replay.size, actual=seats)
+        findings.append(mismatch)
+    else:
+        findings.extend(reader.check(row, index))
+    replay.step(reader.facts(row), findings)
+
+
+def report_of(replay: Replay, findings: list[Finding], *, complete: bool | None) -> SeriesReport:
+    """The report of a replayed sheet (``complete`` as in ``validate_sheet``)."""
+    nxt = replay.next_game()
+    if complete or (complete is None and nxt.finished):
+        findings = [*findings, *replay.end_findings()]
+    return SeriesReport(tuple(findings), nxt)
 
 
 def next_on_sheet(

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from rules.contracts import Extra
+
 
 class DulleRule(StrEnum):
     """Which of the two Herz-Zehn ("Dullen") wins when both fall in one trick."""
@@ -18,10 +20,64 @@ class DulleRule(StrEnum):
     SECOND_WINS_EXCEPT_LAST = "second_wins_except_last"  # house rule, first wins in trick 12
 
 
+class ScoringSides(StrEnum):
+    """Which seats write a game's score (docs/rules/house-rules.md, "Scoring sides")."""
+
+    BOTH = "both"  # TSR: winners +, losers - (a row sums to zero)
+    WINNERS = "winners"  # only seats with a positive score write it, the others 0
+    LOSERS = "losers"  # only seats with a negative score write it, the others 0
+
+
+class HochzeitPartner(StrEnum):
+    """Which trick finds the Hochzeiter's partner (data for the table; the record gives the
+    Klärungsstich itself)."""
+
+    FIRST_FOREIGN_TRICK = "first_foreign_trick"  # TSR: the first trick he does not win
+    FIRST_FEHL_TRICK = "first_fehl_trick"  # house: the first plain-suit trick
+    FIRST_TRUMP_TRICK = "first_trump_trick"  # house: the first trump trick
+
+
+class ArmutFallback(StrEnum):
+    """What happens when nobody takes an Armut."""
+
+    REDEAL = "redeal"  # the hand is thrown in (a ``thrown_in: "armut"`` record)
+    PLAY = "play"  # the hand is played as dealt, a normal game
+
+
+class ThrownInDeal(StrEnum):
+    """Who deals after a hand was thrown in (Schmeißen)."""
+
+    SAME_DEALER = "same_dealer"
+    NEXT_DEALER = "next_dealer"
+
+
+class BockTrigger(StrEnum):
+    """Games that start a Bock round (``rules.bock``)."""
+
+    TIE = "tie"  # 120:120
+    LOST_ANNOUNCEMENT = "lost_announcement"  # a party announced Re/Kontra and did not win
+    LOST_SOLO = "lost_solo"  # a game scored as a solo that the soloist did not win
+    FOUR_TENS = "four_tens"  # a trick of four tens (the record says ``"four_tens": true``)
+
+
+class BockMode(StrEnum):
+    """A Bock round triggered while others are running or waiting."""
+
+    STACK = "stack"  # runs on top of them: Doppelbock, Triplebock (up to ``bock_max``)
+    QUEUE = "queue"  # waits until they are over; every Bock game has level 1
+
+
+#: The Sonderpunkte of the TSR (7.2.3).
+DDV_EXTRAS: frozenset[Extra] = frozenset(
+    (Extra.FUCHS, Extra.DOPPELKOPF, Extra.KARLCHEN, Extra.GEGEN_DIE_ALTEN)
+)
+
+
 @dataclass(frozen=True, slots=True)
 class RuleSet:
     name: str
     label: str
+    version: int = 1  # a stored game keeps (name, version) of the profile that scored it
     # --- series (spec 7.2, 7.3) ---
     table_sizes: tuple[int, ...] = (4, 5)
     normal_games_4: int = 20  # normal-rubric games at a four-player table
@@ -45,11 +101,25 @@ class RuleSet:
     max_fuchs: int = 2  # Füchse caught per game, both parties together
     max_karlchen: int = 1
     doppelkopf_augen: int = 40  # a trick with at least this many Augen is a Doppelkopf
-    # --- house switches (all off in the DDV preset) ---
+    # --- house switches (all at their DDV value in the DDV preset; docs/rules/house-rules.md)
+    extras: frozenset[Extra] = DDV_EXTRAS  # the Sonderpunkte the profile has
+    schweinchen_points: int = 1
+    superschweinchen_points: int = 1
+    scoring_sides: ScoringSides = ScoringSides.BOTH
     back_door: bool = True  # True (TSR): Sonderpunkte may tip the net against the winner
     bock_max: int = 0  # highest number of stacked Bock multipliers a record may carry
     bock_factor: int = 2  # each Bock multiplies the net value by this
+    bock_triggers: frozenset[BockTrigger] = frozenset()  # games that start a Bock round
+    bock_mode: BockMode = BockMode.STACK
     dulle: DulleRule = DulleRule.FIRST_WINS
+    hochzeit_partner: HochzeitPartner = HochzeitPartner.FIRST_FOREIGN_TRICK
+    armut: bool = False  # Armut: poor player + taker form Re
+    armut_max_trumps: int = 3  # the most trumps the poor player may hold
+    armut_foxes_count: bool = True  # False: a single Karo-Ass is not counted (both are)
+    armut_nobody_takes: ArmutFallback = ArmutFallback.REDEAL
+    schmeissen: bool = False  # a hand may be thrown in (``thrown_in: "schmeissen"``)
+    thrown_in_deal: ThrownInDeal = ThrownInDeal.SAME_DEALER
+    thrown_in_counts: bool = False  # the series counts a thrown-in hand as one of its games
     # --- announcements (spec 3.2): cards in hand required for Re/Kontra, k90, k60, k30, schwarz
     announcement_deadlines: tuple[int, int, int, int, int] = (11, 10, 9, 8, 7)
     cards_per_player: int = 12
@@ -63,6 +133,10 @@ class RuleSet:
     def deduction_allowed(self, points: int) -> bool:
         """A deduction (TSR 9.7: no counter-credit) takes 1 to ``max_deduction`` points."""
         return -self.max_deduction <= points <= -1
+
+    def has_extra(self, extra: Extra) -> bool:
+        """Does the profile score this Sonderpunkt (``sonderpunkte`` off: none)?"""
+        return self.sonderpunkte and extra in self.extras
 
     def normal_games(self, table_size: int) -> int:
         return self.normal_games_5 if table_size == 5 else self.normal_games_4
@@ -98,9 +172,45 @@ HAUS_BOCK = RuleSet(
     back_door=False,
 )
 
+#: Tournament presets: the rule sets a tournament may choose (stored by name).
 PRESETS: dict[str, RuleSet] = {rs.name: rs for rs in (DDV, HAUS_25, HAUS_BOCK)}
+
+HAUS_MIT_BOCK = RuleSet(
+    name="haus_mit_bock",
+    label="Haus (mit Bock)",
+    extras=DDV_EXTRAS | {Extra.SCHWEINCHEN, Extra.SUPERSCHWEINCHEN},
+    back_door=False,
+    bock_max=3,
+    bock_triggers=frozenset(BockTrigger),
+    bock_mode=BockMode.STACK,
+    dulle=DulleRule.SECOND_WINS_EXCEPT_LAST,
+    armut=True,
+    armut_foxes_count=False,
+    schmeissen=True,
+)
+
+KNEIPE = RuleSet(
+    name="kneipe",
+    label="Kneipe",
+    extras=(DDV_EXTRAS - {Extra.KARLCHEN}) | {Extra.SCHWEINCHEN},
+    scoring_sides=ScoringSides.WINNERS,
+    solo_factor=1,
+    bock_max=1,
+    bock_triggers=frozenset((BockTrigger.TIE, BockTrigger.LOST_SOLO)),
+    bock_mode=BockMode.QUEUE,
+    dulle=DulleRule.SECOND_WINS,
+    armut=True,
+    schmeissen=True,
+    thrown_in_deal=ThrownInDeal.NEXT_DEALER,
+)
+
+#: House-rule profiles (club evenings; docs/rules/house-rules.md) and every preset.
+PROFILES: dict[str, RuleSet] = {
+    **PRESETS,
+    **{rs.name: rs for rs in (HAUS_MIT_BOCK, KNEIPE)},
+}
 
 
 def get_ruleset(name: str) -> RuleSet:
-    """The preset called ``name``; raises ``KeyError`` for an unknown name."""
-    return PRESETS[name]
+    """The preset or house profile called ``name``; raises ``KeyError`` for an unknown name."""
+    return PROFILES[name]

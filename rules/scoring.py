@@ -17,11 +17,12 @@ from rules.contracts import (
     UNDER_ITEMS,
     UNDER_LIMITS,
     AnnouncementLevel,
+    Extra,
     Item,
     Party,
 )
 from rules.gamerecord import NO_EXTRAS, Extras, GameRecord
-from rules.ruleset import RuleSet
+from rules.ruleset import RuleSet, ScoringSides
 
 #: One line of the breakdown: (item, party credited, points); points are always positive.
 BreakdownItem = tuple[Item, Party, int]
@@ -130,7 +131,7 @@ def score(record: GameRecord, ruleset: RuleSet) -> GameResult:
     """Score a validated record under ``ruleset``."""
     rs = ruleset
     seats = record.seats
-    if record.not_played:
+    if record.not_played or record.thrown_in is not None:
         scores = dict.fromkeys(seats, 0)
         _add_components(scores, record)
         return GameResult(None, 0, scores, ())
@@ -180,7 +181,7 @@ def score(record: GameRecord, ruleset: RuleSet) -> GameResult:
 
     solo_scoring = record.solo_scoring
     if not solo_scoring and rs.sonderpunkte:
-        if won is KONTRA and rs.gegen_die_alten_points:
+        if won is KONTRA and rs.gegen_die_alten_points and Extra.GEGEN_DIE_ALTEN in rs.extras:
             items.append((Item.GEGEN_DIE_ALTEN, KONTRA, rs.gegen_die_alten_points))
         if record.extras_re is not NO_EXTRAS:
             _extras(items, RE, record.extras_re, rs)
@@ -204,6 +205,10 @@ def score(record: GameRecord, ruleset: RuleSet) -> GameResult:
         scores[seat] = re_gain
     for seat in record.kontra:
         scores[seat] = -net
+    if rs.scoring_sides != ScoringSides.BOTH:  # house rule: one side writes
+        keep = max if rs.scoring_sides == ScoringSides.WINNERS else min
+        for seat in seats:
+            scores[seat] = keep(scores[seat], 0)
     if record.penalties or record.deductions:
         _add_components(scores, record)
     return GameResult(won, net, scores, tuple(items))
@@ -242,6 +247,11 @@ def _extras(items: list[BreakdownItem], party: Party, extras: Extras, rs: RuleSe
         items.append((Item.DOPPELKOPF, party, extras.doppelkopf * rs.doppelkopf_points))
     if extras.karlchen:
         items.append((Item.KARLCHEN, party, extras.karlchen * rs.karlchen_points))
+    if extras.schweinchen:
+        items.append((Item.SCHWEINCHEN, party, extras.schweinchen * rs.schweinchen_points))
+    if extras.superschweinchen:
+        points = extras.superschweinchen * rs.superschweinchen_points
+        items.append((Item.SUPERSCHWEINCHEN, party, points))
 
 
 def _add_components(scores: dict[int, int], record: GameRecord) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from rules.bock import BockState
 from rules.contracts import Contract
 from rules.errors import EngineError
 from rules.record import GameRecord, parse_record
@@ -23,9 +24,11 @@ from rules.replay import (
     SeriesReport,
     Severity,
     SheetReader,
+    check_step,
     check_table_size,
     json_row,
     next_on_sheet,
+    report_of,
     validate_sheet,
 )
 from rules.ruleset import RuleSet
@@ -54,6 +57,7 @@ def _facts(record: GameRecord) -> GameFacts:
         compulsory=record.compulsory,
         forced=record.forced,
         soloist=record.re[0] if solo else None,
+        thrown_in=record.thrown_in is not None,
     )
 
 
@@ -75,6 +79,7 @@ def _lenient_facts(data: object) -> GameFacts:
         compulsory=solo and data.get("compulsory") is True,
         forced=solo and data.get("forced") is True,
         soloist=soloist,
+        thrown_in=data.get("thrown_in") is not None,
     )
 
 
@@ -113,13 +118,14 @@ def validate_series(
     ruleset: RuleSet,
     *,
     timeout: bool = False,
-    complete: bool = True,
+    complete: bool | None = True,
 ) -> SeriesReport:
     """Check one table's games (record dicts or ``GameRecord``s, each with its dealer).
 
     ``timeout``: the referee called time (fewer normal games allowed; compulsory solos are
     still forced). ``complete=False`` checks a series in progress: no findings about
-    missing games or compulsory solos at the end.
+    missing games or compulsory solos at the end; ``complete=None``: those findings once
+    the games are finished.
     """
     reader = _reader(ruleset, checked=True)
     return validate_sheet(games, table_size, ruleset, reader, timeout=timeout, complete=complete)
@@ -197,6 +203,8 @@ class Completion:
     the game); ``later``: findings about the rows after it, which a correction can move.
     ``record``, ``data`` (its JSON, dealer included) and ``result`` are ``None`` only when the
     sheet was complete before this row (finding ``game_after_series_end``).
+    ``report`` (asked for with ``review=True``): the whole sheet with this row, checked as
+    ``validate_series(..., complete=None)`` would check it, from the same replay.
     """
 
     before: NextGame
@@ -206,6 +214,7 @@ class Completion:
     record: GameRecord | None = None
     data: Mapping[str, object] | None = None
     result: GameResult | None = None
+    report: SeriesReport | None = None
 
     @property
     def ok(self) -> bool:
@@ -222,6 +231,7 @@ def complete_game(
     *,
     number: int | None = None,
     timeout: bool = False,
+    review: bool = False,
 ) -> Completion | EngineError:
     """Complete, check and score game ``number`` (default: the next row) of a sheet.
 
@@ -230,8 +240,11 @@ def complete_game(
     reports about the game (contract, parties, announcements, Augen, tricks, extras,
     penalties). The replay supplies ``DERIVED_FIELDS``: the seats, the dealer, who sits out,
     and for a solo whether it is the soloist's compulsory solo (his first solo, TSR 4.3.1)
-    and whether it is forced. A derived field sent anyway must agree (``derived_mismatch``).
-    One replay, one parse, one scoring.
+    and whether it is forced; under a rule set with Bock triggers also ``bock``, the Bock
+    level the rows before give this game (``rules.bock``; those rows are parsed for it). A
+    derived field sent anyway must agree (``derived_mismatch``). One replay, one parse, one
+    scoring. ``review=True``: the same replay also reads and
+    checks every stored row, for the sheet's ``report`` (what a page shows after the save).
     """
     check_table_size(table_size, ruleset)
     if number is None:
@@ -241,13 +254,27 @@ def complete_game(
     if type(facts) is not dict:
         return EngineError("not_an_object", "", "A game record must be a JSON object.")
     state = Replay(table_size, ruleset, timeout=timeout)
-    for row in stored[: number - 1]:
-        state.step(_lenient_facts(row))
+    reader = _reader(ruleset, checked=True) if review else None
+    sheet: list[Finding] = []  # the whole sheet's findings (review only)
+
+    def play(row: object, index: int, out: list[Finding] | None) -> None:
+        if reader is None:
+            state.step(_lenient_facts(row), out)
+            return
+        mark = len(sheet)
+        check_step(state, reader, row, index, sheet)
+        if out is not None:
+            out.extend(sheet[mark:])
+
+    for index, row in enumerate(stored[: number - 1], 1):
+        play(row, index, None)
     before = state.next_game()
     if before.finished:
         end = Finding.of("game_after_series_end", number)
         return Completion(before, before, (end,))
     derived = _derived(facts, before, table_size)
+    if ruleset.bock_triggers:  # house rule: the Bock level follows from the sheet too
+        derived["bock"] = _bock_due(stored[: number - 1], table_size, ruleset)
     for key, value in derived.items():
         if key in facts and facts[key] != value:
             return EngineError(
@@ -262,12 +289,27 @@ def complete_game(
     result = score(record, ruleset)
     findings = _check_row(record, number, ruleset, computed=result.scores)
     state.step(_facts(record), findings)
+    sheet.extend(findings)
     later: list[Finding] = []
-    for row in stored[number:]:
-        state.step(_lenient_facts(row), later)
+    for index, row in enumerate(stored[number:], number + 1):
+        play(row, index, later)
+    report = report_of(state, sheet, complete=None) if review else None
     return Completion(
-        before, state.next_game(), tuple(findings), tuple(later), record, data, result
+        before, state.next_game(), tuple(findings), tuple(later), record, data, result, report
     )
+
+
+def _bock_due(rows: Sequence[object], table_size: int, ruleset: RuleSet) -> int:
+    """The Bock level of the next game (``rules.bock``) from the rows before it; a row that
+    does not read as a game record (a paper row) uses up a Bock game and triggers nothing."""
+    state = BockState(table_size, ruleset)
+    for row in rows:
+        record = parse_record(row, ruleset)
+        state = state.after(record if isinstance(record, GameRecord) else _NO_FACTS)
+    return state.level
+
+
+_NO_FACTS = GameRecord()
 
 
 def _derived(facts: Mapping[object, object], before: NextGame, size: int) -> dict[str, object]:

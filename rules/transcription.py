@@ -374,7 +374,7 @@ def validate_transcription(
     ruleset: RuleSet,
     *,
     timeout: bool = False,
-    complete: bool = True,
+    complete: bool | None = True,
 ) -> SeriesReport:
     """Check a transcribed sheet (row dicts or ``TranscribedRow``s) in playing order.
 

@@ -3,9 +3,10 @@
 The services record every change as an ``AuditEntry`` with a dotted action code
 (``scoring.game.corrected``), the door it came through (``via``) and the data before and
 after, as stored JSON. This module is the one place that turns those into words for the
-organizer's change log: a label per action code, the actor ("Captain table 5 (seat 2)"),
-and the details as short translated key/value lines with the players' names. A test
-checks that every action code written anywhere in the code base has a label here.
+organizer's change log: the actor ("Captain table 5 (seat 2)") and the details as short
+translated key/value lines with the players' names. The label of each action code comes
+from ``common.changelog``, where every app registers its own codes; a test checks that
+every action code written anywhere in the code base has one.
 """
 
 from __future__ import annotations
@@ -16,22 +17,18 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from scoring.labels import CONTRACT_LABELS, SOLO_LABELS
+from common.changelog import ActionKind, action_label
+from rules.stored import StoredGame
+from scoring.labels import game_label
 from scoring.models import AuditEntry, ScoreSheet
 from tournaments.models import Registration, Seat
 
-
-@dataclass(frozen=True)
-class ActionKind:
-    key: str  # the value of the change log's "kind" filter
-    label: str | Promise
-
-
-ACTIONS: dict[str, ActionKind] = {
+#: The results' action codes and their words, registered in ``ScoringConfig.ready`` (the
+#: apps above register theirs in their own ``ready``: ``common.changelog``).
+SCORING_ACTIONS: dict[str, ActionKind] = {
     "scoring.game.created": ActionKind("game-entered", gettext_lazy("Game entered")),
     "scoring.game.corrected": ActionKind("game-corrected", gettext_lazy("Game corrected")),
     "scoring.game.deleted": ActionKind("game-deleted", gettext_lazy("Game deleted")),
@@ -46,32 +43,31 @@ ACTIONS: dict[str, ActionKind] = {
     "scoring.clock.extended": ActionKind("extension", gettext_lazy("Nachspielzeit granted")),
     "scoring.clock.paused": ActionKind("clock-paused", gettext_lazy("Clock paused")),
     "scoring.clock.resumed": ActionKind("clock-resumed", gettext_lazy("Clock resumed")),
-    # The hall display's announcements (hall.services); the text is the entry's reason.
-    "hall.announcement.made": ActionKind("announcement", gettext_lazy("Announcement in the hall")),
-    "hall.announcement.withdrawn": ActionKind(
-        "announcement-withdrawn", gettext_lazy("Announcement withdrawn")
+    "scoring.series.closed_with_pending": ActionKind(
+        "closed-pending", gettext_lazy("Closed with games not yet sent by the phone")
     ),
-    # A tournament created from an archive (archive.services); the data name its source.
-    "archive.tournament.imported": ActionKind(
-        "imported", gettext_lazy("Tournament imported from an archive")
+    "scoring.outbox.conflict": ActionKind("outbox-conflict", gettext_lazy("Phone's game kept")),
+    "scoring.outbox.resolved": ActionKind(
+        "outbox-resolved", gettext_lazy("Phone's kept game resolved")
+    ),
+    "scoring.handover.refused": ActionKind(
+        "handover-refused", gettext_lazy("Hand-over code refused")
+    ),
+    "scoring.referee.called": ActionKind("referee-called", gettext_lazy("Referee called")),
+    "scoring.referee.taken": ActionKind("referee-taken", gettext_lazy("Referee call taken")),
+    "scoring.referee.ruled": ActionKind("referee-ruled", gettext_lazy("Referee's ruling")),
+    "scoring.referee.withdrawn": ActionKind(
+        "referee-withdrawn", gettext_lazy("Referee call withdrawn")
     ),
 }
 
 #: Changes of a whole series, recorded without a table: the series is in their data.
-SERIES_ACTIONS = ("scoring.penalty.created", "scoring.clock.paused", "scoring.clock.resumed")
-
-
-def action_label(code: str) -> str:
-    kind = ACTIONS.get(code)
-    return str(kind.label) if kind else _("Other change")
-
-
-def kind_choices() -> list[tuple[str, str]]:
-    return [(kind.key, str(kind.label)) for kind in ACTIONS.values()]
-
-
-def codes_of_kind(key: str) -> list[str]:
-    return [code for code, kind in ACTIONS.items() if kind.key == key]
+SERIES_ACTIONS = (
+    "scoring.penalty.created",
+    "scoring.clock.paused",
+    "scoring.clock.resumed",
+    "scoring.handover.refused",
+)
 
 
 @dataclass(frozen=True)
@@ -128,6 +124,8 @@ def describe_actor(
         return _("Organizer %(name)s") % {"name": name} if name else _("Organizer")
     if door == "api":
         return _("API (%(name)s)") % {"name": name} if name else _("API")
+    if door == "referee":
+        return _("Referee %(name)s") % {"name": name} if name else _("Referee")
     return via
 
 
@@ -150,30 +148,23 @@ def seat_name(seat: Any, seat_names: Mapping[int, str]) -> str:
     return seat_names.get(number) or _("seat %(seat)s") % {"seat": number}
 
 
-def game_type(record: Mapping[str, Any]) -> str:
-    if record.get("not_played"):
+def game_type(record: StoredGame) -> str:
+    if record.not_played:
         return _("not played")
-    contract = record.get("contract")
-    if contract is None:  # a transcribed row knows only who played a solo
-        return _("Solo") if record.get("soloist") else ""
-    text = str(CONTRACT_LABELS.get(contract, contract))
-    if contract == "solo" and record.get("solo") in SOLO_LABELS:
-        text = f"{text} – {SOLO_LABELS[record['solo']]}"
-    if record.get("forced"):
+    if record.contract is None:  # a transcribed row knows only who played a solo
+        return _("Solo") if record.marked_soloist else ""
+    text = game_label(record)
+    if record.forced:
         text = f"{text}, {_('forced solo')}"
-    elif record.get("compulsory"):
+    elif record.compulsory:
         text = f"{text}, {_('compulsory solo')}"
     return text
 
 
-def is_solo(record: Mapping[str, Any]) -> bool:
-    return record.get("contract") == "solo" or bool(record.get("soloist"))
-
-
-def re_party(record: Mapping[str, Any], seat_names: Mapping[int, str]) -> str:
-    seats = record.get("re")
-    if not isinstance(seats, list):
-        seats = [record["soloist"]] if record.get("soloist") else []
+def re_party(record: StoredGame, seat_names: Mapping[int, str]) -> str:
+    seats = record.re
+    if not seats and record.marked_soloist:  # a transcribed row names no parties
+        seats = (record.marked_soloist,)
     return ", ".join(seat_name(s, seat_names) for s in seats)
 
 
@@ -217,24 +208,23 @@ def plain(value: Any) -> str:
 
 
 def _game_facts(game: Mapping[str, Any], seat_names: Mapping[int, str]) -> list[Detail]:
-    record = game.get("record") if isinstance(game.get("record"), Mapping) else {}
-    assert isinstance(record, Mapping)
-    solo, entered = is_solo(record), "contract" in record  # not a transcribed row
+    record = StoredGame.from_record(game.get("record"))
+    solo, entered = record.is_solo, record.contract is not None  # not a transcribed row
     facts = [
         Detail(_("game type"), game_type(record)),
         Detail(_("soloist") if solo else _("Re party"), re_party(record, seat_names)),
-        Detail(_("card points of Re"), plain(record.get("re_points")) if entered else ""),
+        Detail(_("card points of Re"), plain(record.re_augen) if entered else ""),
         Detail(_("winner"), winner(game, solo) if entered else ""),
         Detail(_("value"), _value(game.get("value")) if entered else ""),
-        Detail(_("points"), points(game.get("scores"), seat_names, record.get("sitting_out"))),
+        Detail(_("points"), points(game.get("scores"), seat_names, record.sitting_out)),
     ]
     return [d for d in facts if d.value]
 
 
 def _value(value: Any) -> str:
-    """The game's value: stored from Re's side (negative when Kontra won), shown as the
-    winner's value next to the winner."""
-    return str(abs(value)) if isinstance(value, int) else plain(value)
+    """The game's value as the sheet, the CSV export and the PDF show it: from Re's side,
+    negative when Kontra (or the soloist's opponents) won."""
+    return plain(value)
 
 
 def _compare(
@@ -336,7 +326,29 @@ def describe_details(
             Detail(_("player"), name or plain(registration)),
             Detail(_("points"), signed(new.get("points"))),
         ]
+    if action.startswith("scoring.referee."):
+        return _referee_details(action, new)
     return _generic(before, after)
+
+
+def _referee_details(action: str, new: Mapping[str, Any]) -> list[Detail]:
+    """A referee call's step: the ruling, its verdict on the game and the extra time (the
+    call's reason is the entry's reason)."""
+    if action != "scoring.referee.ruled":
+        return []
+    lines = [Detail(_("ruling"), plain(new.get("ruling")))]
+    verdict = new.get("verdict")
+    if verdict == "confirmed":
+        lines.append(Detail(_("game"), _("confirmed")))
+    elif verdict == "corrected":
+        lines.append(Detail(_("game"), _("corrected")))
+    minutes = new.get("minutes")
+    if isinstance(minutes, int) and not isinstance(minutes, bool) and minutes > 0:
+        text = ngettext("%(n)d minute", "%(n)d minutes", minutes) % {"n": minutes}
+        lines.append(Detail(_("extra time"), f"+{text}"))
+    if isinstance(new.get("deduction"), int):
+        lines.append(Detail(_("deduction"), signed(new.get("deduction"))))
+    return lines
 
 
 # --- loading ---------------------------------------------------------------------------

@@ -8,7 +8,17 @@ from collections.abc import Sequence
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
-from common.charts import GREEN, GREY, VERMILION, Chart, chart, new_chart, palette, pygal
+from common.charts import (
+    GREEN,
+    GREY,
+    VERMILION,
+    Chart,
+    chart,
+    integer_ticks,
+    new_chart,
+    palette,
+    pygal,
+)
 from scoring.statistics import PlayerFigures, Rate, SoloOutcomes, TournamentFigures, running_totals
 from scoring.stats_read import PlayerStatistics, TournamentStatistics
 
@@ -141,6 +151,8 @@ def solo_chart(compulsory: SoloOutcomes, voluntary: SoloOutcomes, name: str = "s
         drawn.add(_("lost"), [k.lost for k in kinds])
         if any(k.undecided for k in kinds):
             drawn.add(_("No winner"), [k.undecided for k in kinds])
+        # Counts: whole-number ticks only (the bars are stacked: up to the higher sum).
+        drawn.y_labels = integer_ticks(max(k.count for k in kinds))
     described = _("Compulsory solos: %(c_won)s won, %(c_lost)s lost; voluntary solos: "
                   "%(v_won)s won, %(v_lost)s lost") % {
         "c_won": compulsory.won,

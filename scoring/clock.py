@@ -45,6 +45,7 @@ class Pause:
 
     started_at: datetime.datetime
     ended_at: datetime.datetime | None = None
+    reason: str = ""
 
 
 @dataclass(frozen=True)
@@ -139,6 +140,7 @@ class HallClock:
     paused_since: datetime.datetime | None
     tables: tuple[TableClock, ...]
     main: TableClock  # the clock the most tables share (the big countdown in the hall)
+    pause_reason: str = ""  # of the pause going on
 
     @property
     def paused(self) -> bool:
@@ -181,11 +183,15 @@ def hall_clock(
         main = next(c for c in clocks if c.ends_at == end)
     else:
         main = table_clock(starts_at, TableTime(0, default_minutes), pauses, now)
-    open_pauses = [p.started_at for p in pauses if p.ended_at is None and p.started_at <= now]
+    open_pauses = sorted(
+        (p for p in pauses if p.ended_at is None and p.started_at <= now),
+        key=lambda p: p.started_at,
+    )
     return HallClock(
         starts_at=starts_at,
         now=now,
-        paused_since=max(open_pauses) if open_pauses else None,
+        paused_since=open_pauses[-1].started_at if open_pauses else None,
         tables=clocks,
         main=main,
+        pause_reason=open_pauses[-1].reason if open_pauses else "",
     )

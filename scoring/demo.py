@@ -6,16 +6,20 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.dispatch import Signal
 
-from scoring.services import Actor, Door
+from common.actors import ORGANIZER, Actor
+from common.services import ServiceError
+from scoring.doors import CAPTAIN, REFEREE
+from scoring.models import Game
 from scoring.services.closing import close_series
 from scoring.services.entry import current_sheet, save_game, sheet_state
+from scoring.services.referee import call_referee, rule_call, take_call
 from scoring.services.sheet import confirm_sheet, submit_sheet
-from tournaments.demo import create_demo_tournament
+from tournaments.demo import DEMO_REFEREE, create_demo_tournament
 from tournaments.models import Series, Table, Tournament
-from tournaments.services import ServiceError
 from tournaments.services.lifecycle import start_series
 
 LEVELS = (None, None, None, "ansage", "ansage", "90")
@@ -82,7 +86,7 @@ def play_table(
     """Enter ``games`` games (all when None); submit and confirm when the sheet is full.
     The rules engine completes each game (dealer, compulsory, forced) from the sheet."""
     size = table.seats.count()
-    captain = Actor(Door.CAPTAIN, seat=size, device="demo-captain-phone")
+    captain = Actor(CAPTAIN, seat=size, device="demo-captain-phone")
     state = sheet_state(table, current_sheet(table))
     entered = 0
     while games is None or entered < games:
@@ -104,14 +108,48 @@ def play_table(
         entered += 1
     if finish and state["next"]["finished"]:
         submit_sheet(table, seat=size, expected_version=state["version"], actor=captain)
-        player = Actor(Door.CAPTAIN, seat=1, device="demo-player-phone")
+        player = Actor(CAPTAIN, seat=1, device="demo-player-phone")
         confirm_sheet(table, seat=1, actor=player)
 
 
 def close_played(series: Series) -> None:
     """Close a series whose sheets the demo confirmed, as its first organizer."""
     organizer = series.tournament.organizers.order_by("pk").first()
-    close_series(series, actor=Actor(Door.ORGANIZER, user=organizer))
+    close_series(series, actor=Actor(ORGANIZER, user=organizer))
+
+
+def referee_calls(series: Series) -> None:
+    """The running series' referee calls: table 1's ruled by the club's referee (with two
+    minutes of Nachspielzeit, its last game confirmed), table 2's still open."""
+    referee = User.objects.get(username=DEMO_REFEREE)
+    tables = list(series.tables.select_related("series__tournament").order_by("number")[:2])
+    if len(tables) < 2:
+        return
+    first, second = tables
+    captain = Actor(CAPTAIN, seat=4, device="demo-captain-phone")
+    last = Game.objects.filter(table=first).order_by("-number").values_list("number", flat=True)
+    call = call_referee(
+        first,
+        reason="Karte verworfen? Streit über Stich 7",
+        actor=captain,
+        link=first.captain_token,
+        game_number=last.first(),
+    ).call
+    take_call(call, actor=Actor(REFEREE, user=referee))
+    rule_call(
+        call,
+        ruling="Stich 7 korrekt bedient, Wertung bleibt.",
+        actor=Actor(REFEREE, user=referee),
+        extension_minutes=2,
+    )
+    last = Game.objects.filter(table=second).order_by("-number").values_list("number", flat=True)
+    call_referee(
+        second,
+        reason="Absage zu spät? Regelfrage",
+        actor=captain,
+        link=second.captain_token,
+        game_number=last.first(),
+    )
 
 
 @transaction.atomic
@@ -131,6 +169,8 @@ def build_demo(
             play_table(table, rng, games=rng.randint(6, 16) if last else None)
         if not last:
             close_played(current)
+        else:
+            referee_calls(current)
     if extras:
         demo_built.send(sender=build_demo, tournament=tournament)
     return tournament

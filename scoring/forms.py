@@ -8,6 +8,8 @@ from typing import Any, cast
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from rules.contracts import AnnouncementLevel, Contract
+from rules.stored import StoredGame
 from scoring.labels import CONTRACT_LABELS, ENTERED_EXTRAS, EXTRA_LABELS, SOLO_LABELS, choices
 
 LEVELS = [
@@ -18,6 +20,9 @@ LEVELS = [
     ("30", _("no 30")),
     ("schwarz", _("schwarz")),
 ]
+#: Whose card points the captain counted: many tables count the smaller Kontra pile.
+POINTS_OF = [("re", "Re"), ("kontra", "Kontra")]
+ALL_CARD_POINTS = 240
 PARTNER_TRICKS = [("1", "1"), ("2", "2"), ("3", "3"), ("", _("alone (Karo solo)"))]
 EXTRA_KINDS = tuple(str(extra) for extra in ENTERED_EXTRAS)
 
@@ -72,12 +77,19 @@ class GameForm(forms.Form):
     kontra_announcement = forms.ChoiceField(
         label=_("Kontra announced"), choices=LEVELS, required=False
     )
+    points_of = forms.ChoiceField(
+        label=_("Card points counted for"), choices=POINTS_OF, required=False,
+        widget=forms.RadioSelect,
+    )  # fmt: skip
+    # One of the two boxes is filled in, as ``points_of`` says; the game always stores Re's.
     re_points = forms.IntegerField(
-        label=_("Card points of Re"),
-        min_value=0,
-        max_value=240,
+        label=_("Card points of Re"), min_value=0, max_value=ALL_CARD_POINTS, required=False,
         widget=forms.NumberInput(attrs={"inputmode": "numeric", "pattern": "[0-9]*"}),
-    )
+    )  # fmt: skip
+    kontra_points = forms.IntegerField(
+        label=_("Card points of Kontra"), min_value=0, max_value=ALL_CARD_POINTS, required=False,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "pattern": "[0-9]*"}),
+    )  # fmt: skip
     re_tricks = forms.IntegerField(
         label=_("Tricks of Re (optional)"), min_value=0, max_value=12, required=False,
         widget=forms.NumberInput(attrs={"inputmode": "numeric", "pattern": "[0-9]*"}),
@@ -117,9 +129,24 @@ class GameForm(forms.Form):
     def has_penalties(self) -> bool:
         return any(_given(field) for _name, field in self.penalty_fields())
 
+    def points_field(self) -> str:
+        """The box the captain typed the card points into (where their errors belong)."""
+        data = getattr(self, "cleaned_data", None) or {}
+        counted = data.get("points_of") or self.data.get("points_of") or "re"
+        return "kontra_points" if counted == "kontra" else "re_points"
+
     def clean(self) -> dict[str, Any]:
         super().clean()
         data = self.cleaned_data
+        box = self.points_field()
+        other = "re_points" if box == "kontra_points" else "kontra_points"
+        self.errors.pop(other, None)  # the box not in use does not count
+        if box not in self.errors:
+            typed = data.get(box)
+            if typed is None:
+                self.add_error(box, self.fields[box].error_messages["required"])
+            elif box == "kontra_points":  # the same fact: Re has what Kontra has not
+                data["re_points"] = ALL_CARD_POINTS - typed
         contract = data.get("contract")
         if contract in ("solo", "stille_hochzeit") and not data.get("soloist"):
             self.add_error("soloist", _("Choose the soloist."))
@@ -175,28 +202,30 @@ class GameForm(forms.Form):
     @staticmethod
     def initial_from_record(record: dict[str, Any]) -> dict[str, Any]:
         """Form values for correcting a stored game."""
-        contract = record.get("contract", "normal")
+        game = StoredGame.from_record(record)
+        contract = game.contract or Contract.NORMAL
         initial: dict[str, Any] = {
-            "contract": contract,
-            "re_points": record.get("re_points"),
-            "re_tricks": record.get("re_tricks"),
-            "solo": record.get("solo") or "",
+            "contract": contract.value,
+            "points_of": "re",
+            "re_points": game.re_augen,
+            "re_tricks": game.re_tricks,
+            "solo": game.solo.value if game.solo else "",
         }
-        re = record.get("re") or []
-        if contract in ("solo", "stille_hochzeit"):
-            initial["soloist"] = re[0] if re else None
+        if contract in (Contract.SOLO, Contract.STILLE_HOCHZEIT):
+            initial["soloist"] = game.re[0] if game.re else None
         else:
-            initial["re_players"] = re
-        trick = record.get("hochzeit_partner_trick")
+            initial["re_players"] = list(game.re)
+        trick = game.hochzeit_partner_trick
         initial["hochzeit_partner_trick"] = str(trick) if trick else ""
-        for party, level in (record.get("announcements") or {}).items():
-            initial[f"{party}_announcement"] = level or ""
-        for party, counts in (record.get("extras") or {}).items():
-            for kind, n in counts.items():
-                if n:  # an empty box means 0, as on a new game
+        for party, level in (("re", game.re_level), ("kontra", game.kontra_level)):
+            if level is not AnnouncementLevel.NONE:  # no choice means none, as on a new game
+                initial[f"{party}_announcement"] = level.json
+        for party, extras in (("re", game.extras_re), ("kontra", game.extras_kontra)):
+            for kind in EXTRA_KINDS:
+                if n := getattr(extras, kind):  # an empty box means 0, as on a new game
                     initial[f"{party}_{kind}"] = n
-        for item in record.get("penalties") or []:
-            initial[f"penalty_{item['seat']}"] = item["points"]
+        for item in game.penalties:
+            initial[f"penalty_{item.seat}"] = item.points
         return initial
 
 
@@ -262,14 +291,9 @@ class TranscriptionForm(forms.Form):
 
     @staticmethod
     def initial_from_record(record: dict[str, Any]) -> dict[str, Any]:
-        initial: dict[str, Any] = {
-            f"points_{seat}": points for seat, points in (record.get("scores") or {}).items()
-        }
-        initial.update(
-            soloist=record.get("soloist"),
-            compulsory=record.get("compulsory", False),
-            forced=record.get("forced", False),
-        )
+        game = StoredGame.from_record(record)
+        initial: dict[str, Any] = {f"points_{s.seat}": s.points for s in game.entered_scores}
+        initial.update(soloist=game.marked_soloist, compulsory=game.compulsory, forced=game.forced)
         return initial
 
 

@@ -15,9 +15,9 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from rules.contracts import Contract, Extra, SoloType
+from rules.stored import StoredGame
 
 E = TypeVar("E", bound=Enum)
-T = TypeVar("T")
 
 CONTRACT_LABELS: Mapping[Contract, Promise] = {
     Contract.NORMAL: _("Normal game"),
@@ -34,6 +34,17 @@ SOLO_LABELS: Mapping[SoloType, Promise] = {
     SoloType.BUBEN: _("Jacks"),
     SoloType.FLEISCHLOS: _("Aces (no trumps)"),
 }
+#: The name of each solo game on its own, for lists of games (export, change log, pages,
+#: printouts): "Damensolo", never "Solo (Damen)" or "Solo (Karo (Trumpf))".
+SOLO_NAMES: Mapping[SoloType, Promise] = {
+    SoloType.KARO: _("Diamonds solo (trump solo)"),
+    SoloType.HERZ: _("Hearts solo"),
+    SoloType.PIK: _("Spades solo"),
+    SoloType.KREUZ: _("Clubs solo"),
+    SoloType.DAMEN: _("Queens solo"),
+    SoloType.BUBEN: _("Jacks solo"),
+    SoloType.FLEISCHLOS: _("Aces solo (no trumps)"),
+}
 #: The extras a table enters (gegen die Alten follows from the game, it is not entered).
 ENTERED_EXTRAS = (Extra.FUCHS, Extra.DOPPELKOPF, Extra.KARLCHEN)
 EXTRA_LABELS: Mapping[Extra, Promise] = {
@@ -48,10 +59,13 @@ def choices(labels: Mapping[E, Promise]) -> list[tuple[str, Promise]]:
     return [(str(member.value), label) for member, label in labels.items()]
 
 
-def label_of(labels: Mapping[E, Promise], value: object, default: T) -> Promise | T:
-    """The label of the member whose value is ``value`` (as stored in a record), else
-    ``default``."""
-    for member, label in labels.items():
-        if member.value == value:
-            return label
-    return default
+def game_label(game: StoredGame) -> str:
+    """A game's type as one name, as every list of games shows it: the solo's own name
+    ("Damensolo"), "Solo" when its type is not known, else the contract ("Hochzeit"); a
+    game without a contract (a paper row, a game not played) has none."""
+    if game.contract is None:
+        return ""
+    if game.contract is Contract.SOLO:
+        name = SOLO_NAMES[game.solo] if game.solo else CONTRACT_LABELS[Contract.SOLO]
+        return str(name)
+    return str(CONTRACT_LABELS[game.contract])

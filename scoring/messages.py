@@ -36,6 +36,10 @@ ERROR_MESSAGES = {
     "not_played_game_fields": gettext_lazy(
         "A game that was not played carries only penalty points."
     ),
+    "derived_mismatch": gettext_lazy(
+        "The dealer, the player sitting out or the compulsory or forced solo does not match "
+        "the games before it on the sheet: these follow from the sheet."
+    ),
     "invalid_seats": gettext_lazy("The seats do not match the table."),
     "sitting_out_required": gettext_lazy("At a table of five the dealer sits out."),
     "sitting_out_not_allowed": gettext_lazy("Nobody sits out at a table of four."),
@@ -73,12 +77,34 @@ ERROR_MESSAGES = {
     "doppelkopf_inconsistent": gettext_lazy(
         "These card points and tricks cannot hold these Doppelköpfe: each is four aces or tens."
     ),
+    "extras_inconsistent": gettext_lazy(
+        "These card points and tricks cannot hold these extras: a caught fox is a diamond ace "
+        "beaten in the catching party's trick, the Karlchen the last trick won by a club jack "
+        "(no queen or ten of hearts in it)."
+    ),
     "penalties_not_zero_sum": gettext_lazy("Penalty points must add up to zero."),
     "penalty_out_of_range": gettext_lazy("Penalty points lie between −48 and 48 per player."),
     "deduction_out_of_range": gettext_lazy(
         "A deduction lies between −%(max_deduction)s and −1 points."
     ),
     "bock_out_of_range": gettext_lazy("This rule set does not allow that many Bock games."),
+    "house_rule_off": gettext_lazy("This rule set does not have this house rule."),
+    "schweinchen_total_exceeded": gettext_lazy(
+        "There is at most one Schweinchen and one Superschweinchen per game."
+    ),
+    "superschweinchen_without_schweinchen": gettext_lazy(
+        "A Superschweinchen needs a Schweinchen in the same game."
+    ),
+    "schweinchen_fuchs_conflict": gettext_lazy("No fox can be caught in a game with Schweinchen."),
+    "armut_not_normal": gettext_lazy("An Armut is played as a normal game."),
+    "armut_parties": gettext_lazy("The poor player and the taker are the two Re players."),
+    "armut_trumps": gettext_lazy(
+        "The poor player has too many trumps for an Armut under this rule set."
+    ),
+    "unknown_thrown_in": gettext_lazy("Choose why the hand was thrown in."),
+    "thrown_in_game_fields": gettext_lazy(
+        "A hand that was thrown in carries only the players and the dealer."
+    ),
     "scores_seats_mismatch": gettext_lazy("Enter the points of every player at the table."),
     "invalid_table_size": gettext_lazy("This table size is not allowed."),
     "internal_error": gettext_lazy("The entry could not be checked. Please tell the organizers."),
@@ -202,27 +228,29 @@ def finding_json(finding: Finding) -> dict[str, object]:
     }
 
 
-#: Labels of the breakdown items (rules.contracts.Item), for explaining a game's value.
+#: Labels of the breakdown items (rules.contracts.Item), for explaining a game's value. Each
+#: line is shown after the party that scores it ("Kontra: other side under 90 +1"), so a
+#: label says whose achievement or announcement it is, never a bare "under 90".
 ITEM_LABELS = {
-    "won": gettext_lazy("won"),
-    "under_90": gettext_lazy("under 90"),
-    "under_60": gettext_lazy("under 60"),
-    "under_30": gettext_lazy("under 30"),
-    "schwarz": gettext_lazy("schwarz"),
-    "announced_re": gettext_lazy("Re announced"),
-    "announced_kontra": gettext_lazy("Kontra announced"),
-    "absage_re_90": gettext_lazy("Re: no 90"),
-    "absage_re_60": gettext_lazy("Re: no 60"),
-    "absage_re_30": gettext_lazy("Re: no 30"),
-    "absage_re_schwarz": gettext_lazy("Re: schwarz"),
-    "absage_kontra_90": gettext_lazy("Kontra: no 90"),
-    "absage_kontra_60": gettext_lazy("Kontra: no 60"),
-    "absage_kontra_30": gettext_lazy("Kontra: no 30"),
-    "absage_kontra_schwarz": gettext_lazy("Kontra: schwarz"),
-    "reached_120_vs_90": gettext_lazy("120 against no 90"),
-    "reached_90_vs_60": gettext_lazy("90 against no 60"),
-    "reached_60_vs_30": gettext_lazy("60 against no 30"),
-    "reached_30_vs_schwarz": gettext_lazy("30 against schwarz"),
+    "won": gettext_lazy("game won"),
+    "under_90": gettext_lazy("other side under 90"),
+    "under_60": gettext_lazy("other side under 60"),
+    "under_30": gettext_lazy("other side under 30"),
+    "schwarz": gettext_lazy("other side schwarz (no trick)"),
+    "announced_re": gettext_lazy("Re's announcement"),
+    "announced_kontra": gettext_lazy("Kontra's announcement"),
+    "absage_re_90": gettext_lazy("Re's Absage “no 90”"),
+    "absage_re_60": gettext_lazy("Re's Absage “no 60”"),
+    "absage_re_30": gettext_lazy("Re's Absage “no 30”"),
+    "absage_re_schwarz": gettext_lazy("Re's Absage “schwarz”"),
+    "absage_kontra_90": gettext_lazy("Kontra's Absage “no 90”"),
+    "absage_kontra_60": gettext_lazy("Kontra's Absage “no 60”"),
+    "absage_kontra_30": gettext_lazy("Kontra's Absage “no 30”"),
+    "absage_kontra_schwarz": gettext_lazy("Kontra's Absage “schwarz”"),
+    "reached_120_vs_90": gettext_lazy("120 reached against the Absage “no 90”"),
+    "reached_90_vs_60": gettext_lazy("90 reached against the Absage “no 60”"),
+    "reached_60_vs_30": gettext_lazy("60 reached against the Absage “no 30”"),
+    "reached_30_vs_schwarz": gettext_lazy("30 reached against the Absage “schwarz”"),
     "gegen_die_alten": gettext_lazy("against the club queens"),
     "fuchs": gettext_lazy("fox caught"),
     "doppelkopf": gettext_lazy("Doppelkopf"),

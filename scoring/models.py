@@ -7,7 +7,9 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
+from common.models import ChangeLog
 from rules.ruleset import PRESETS
 from tournaments.models import Registration, Series, Table, Tournament
 
@@ -297,22 +299,17 @@ class TournamentTotal(models.Model):
         return f"{self.registration}: {self.points}"
 
 
-class AuditEntry(models.Model):
-    """Every change to results: who, when, through which link or account, before and after."""
+class AuditEntry(ChangeLog):
+    """Every change to a tournament's results and hall: who, when, through which link or
+    account (``via``: "captain link table 3, seat 4", "organizer alice"), before and after
+    (the columns of every change log, ``common.models.ChangeLog``; the words for its action
+    codes are registered in ``common.changelog`` by the apps that write them)."""
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="+")
     table = models.ForeignKey(Table, null=True, on_delete=models.SET_NULL, related_name="+")
     game_number = models.PositiveSmallIntegerField(null=True, blank=True)
-    action = models.CharField(max_length=60)  # dotted code, e.g. scoring.game.corrected
-    before = models.JSONField(null=True, blank=True)
-    after = models.JSONField(null=True, blank=True)
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
-    )
-    via = models.CharField(max_length=80)  # "captain link table 3, seat 4", "organizer", "api"
     device = models.CharField(max_length=64, blank=True)  # the captain's phone (cookie value)
     reason = models.CharField(max_length=300, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
     # The client's Idempotency-Key of the request that made this change, a fingerprint of
     # what it sent, and the answer it got: a retry finds the change already made and gets
     # the same answer (the unique constraint stops a concurrent duplicate).
@@ -320,8 +317,7 @@ class AuditEntry(models.Model):
     fingerprint = models.CharField(max_length=64, blank=True)
     response = models.JSONField(null=True, blank=True)
 
-    class Meta:
-        ordering = ["-created_at", "-pk"]
+    class Meta(ChangeLog.Meta):
         verbose_name = _("audit entry")
         verbose_name_plural = _("audit entries")
         constraints = [
@@ -334,3 +330,150 @@ class AuditEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.action} {self.created_at:%Y-%m-%d %H:%M}"
+
+
+class OutboxConflict(models.Model):
+    """A game a phone's outbox sent that the sheet could not take without overwriting
+    something: another device had entered its number, the sheet was submitted, the series
+    was not running, or an earlier game of the phone never arrived. The facts are kept as
+    the phone sent them (the form's fields) until an organizer enters them through the sheet
+    pages, or decides they are not needed, and marks the conflict resolved."""
+
+    class Reason(models.TextChoices):
+        NUMBER_TAKEN = "number_taken", _("game number already entered on another device")
+        OUT_OF_ORDER = "out_of_order", _("an earlier game of this phone is missing")
+        VERSION = "version_conflict", _("the sheet changed on another device")
+        SUBMITTED = "sheet_submitted", _("the sheet was submitted")
+        NOT_RUNNING = "series_not_running", _("the series was not running")
+        KEY_REUSED = "idempotency_key_reused", _("the same key with other facts")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="+")
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="outbox_conflicts")
+    number = models.PositiveSmallIntegerField(_("game"))
+    idempotency_key = models.CharField(max_length=64)
+    device = models.CharField(max_length=64, blank=True)
+    facts = models.JSONField(default=dict)  # the form's fields as the phone posted them
+    reason = models.CharField(max_length=40, choices=Reason.choices)
+    created_at = models.DateTimeField(auto_now_add=True)
+    resolved_at = models.DateTimeField(null=True, blank=True)
+    resolved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["table", "number", "pk"]
+        verbose_name = _("outbox conflict")
+        verbose_name_plural = _("outbox conflicts")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table", "idempotency_key"], name="outbox_conflict_key_unique"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} game {self.number}: {self.reason}"
+
+
+class TableContact(models.Model):
+    """When a table's captain link was last heard from, and how many games its phone last
+    said it still holds in its outbox (``X-Outbox-Pending``). Written at most every few
+    seconds per table (``scoring.services.contact``); read by the progress board and the
+    close page."""
+
+    table = models.OneToOneField(
+        Table, on_delete=models.CASCADE, primary_key=True, related_name="contact"
+    )
+    last_contact = models.DateTimeField()
+    pending = models.PositiveIntegerField(default=0)
+    pending_at = models.DateTimeField(null=True, blank=True)  # when the count was reported
+
+    class Meta:
+        verbose_name = _("table contact")
+        verbose_name_plural = _("table contacts")
+
+    def __str__(self) -> str:
+        return f"{self.table}: {self.pending} pending"
+
+
+#: The longest reason a captain gives when he calls the referee.
+MAX_CALL_REASON = 200
+
+
+class RefereeCall(models.Model):
+    """A table's call for the referee (Schiedsrichterruf): the captain calls with a short
+    reason, a referee takes it and rules; where the interruption cost time he grants the
+    table Nachspielzeit (TSR 8.5.1) in the same step (``scoring.services.referee``).
+
+    At most one call of a table is open (called or taken) at a time: a second tap, or a
+    retried request whose answer was lost, finds the open call instead of making another.
+    While a call is open, the game it concerns (``game_number``, or without one the next
+    game entered after the call) is provisional until the ruling (``scoring.referee``)."""
+
+    class Status(models.TextChoices):
+        CALLED = "called", pgettext_lazy("referee call", "called")
+        TAKEN = "taken", pgettext_lazy("referee call", "on the way")
+        RULED = "ruled", pgettext_lazy("referee call", "ruled")
+        WITHDRAWN = "withdrawn", pgettext_lazy("referee call", "withdrawn")
+
+    class Verdict(models.TextChoices):
+        NONE = "", _("no game concerned")
+        CONFIRMED = "confirmed", _("game confirmed")
+        CORRECTED = "corrected", _("game corrected")
+
+    OPEN = (Status.CALLED, Status.TAKEN)
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="referee_calls")
+    series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="referee_calls")
+    game_number = models.PositiveSmallIntegerField(_("game"), null=True, blank=True)
+    reason = models.CharField(_("reason"), max_length=MAX_CALL_REASON)
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.CALLED)
+    called_at = models.DateTimeField(_("called at"))
+    called_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    taken_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+",
+    )  # fmt: skip
+    taken_at = models.DateTimeField(null=True, blank=True)
+    ruling = models.TextField(_("ruling"), blank=True)
+    ruled_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+",
+    )  # fmt: skip
+    ruled_at = models.DateTimeField(null=True, blank=True)
+    verdict = models.CharField(max_length=20, choices=Verdict.choices, blank=True)
+    # The game the ruling confirmed or corrected (the call's number, or the game entered
+    # after the call), kept so the list of rulings names it after the call is closed.
+    ruled_game = models.PositiveSmallIntegerField(null=True, blank=True)
+    extension_minutes = models.PositiveSmallIntegerField(default=0)
+    deduction = models.OneToOneField(
+        Deduction, null=True, blank=True, on_delete=models.SET_NULL, related_name="ruling"
+    )
+    withdrawn_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["called_at", "pk"]
+        verbose_name = _("referee call")
+        verbose_name_plural = _("referee calls")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table"],
+                condition=Q(status__in=["called", "taken"]),
+                name="referee_call_one_open",
+            ),
+            models.CheckConstraint(
+                condition=Q(extension_minutes__lte=MAX_EXTENSION_MINUTES),
+                name="referee_call_extension_range",
+            ),
+            models.CheckConstraint(
+                condition=~Q(status="ruled") | Q(ruled_at__isnull=False),
+                name="referee_call_ruled_at",
+            ),
+        ]
+        indexes = [models.Index(fields=["series", "status"], name="referee_call_series")]
+
+    def __str__(self) -> str:
+        return f"{self.table}: {self.reason} ({self.status})"
+
+    @property
+    def is_open(self) -> bool:
+        return self.status in self.OPEN

@@ -60,6 +60,7 @@ class TranscribedCompletion:
     later: tuple[Finding, ...] = ()
     record: TranscribedRow | None = None
     data: dict[str, Any] | None = None
+    report: SeriesReport | None = None
 
 
 class Mode(Protocol):
@@ -67,13 +68,19 @@ class Mode(Protocol):
 
     def complete(
         self, rows: Sequence[Mapping[str, object]], facts: Any, size: int, rs: RuleSet, *,
-        number: int, timeout: bool,
+        number: int, timeout: bool, review: bool = False,
     ) -> Any: ...  # fmt: skip
 
     def outcome(self, completion: Any, rs: RuleSet) -> Outcome: ...
 
     def validate(
-        self, records: Sequence[object], size: int, rs: RuleSet, *, timeout: bool, complete: bool
+        self,
+        records: Sequence[object],
+        size: int,
+        rs: RuleSet,
+        *,
+        timeout: bool,
+        complete: bool | None,
     ) -> SeriesReport: ...
 
     def next(
@@ -86,9 +93,9 @@ class EntryMode:
 
     def complete(
         self, rows: Sequence[Mapping[str, object]], facts: Any, size: int, rs: RuleSet, *,
-        number: int, timeout: bool,
+        number: int, timeout: bool, review: bool = False,
     ) -> Completion | EngineError:  # fmt: skip
-        return complete_game(rows, facts, size, rs, number=number, timeout=timeout)
+        return complete_game(rows, facts, size, rs, number=number, timeout=timeout, review=review)
 
     def outcome(self, completion: Completion, rs: RuleSet) -> Outcome:
         parsed, result = completion.record, completion.result
@@ -110,7 +117,13 @@ class EntryMode:
         return Outcome(winner, result.value, breakdown, seats)
 
     def validate(
-        self, records: Sequence[object], size: int, rs: RuleSet, *, timeout: bool, complete: bool
+        self,
+        records: Sequence[object],
+        size: int,
+        rs: RuleSet,
+        *,
+        timeout: bool,
+        complete: bool | None,
     ) -> SeriesReport:
         return validate_series(records, size, rs, timeout=timeout, complete=complete)
 
@@ -121,13 +134,13 @@ class EntryMode:
 class TranscriptionMode:
     """The row's points and solo marks are copied from paper, so only the dealer is derived.
     Two replays: what the table faced, then the sheet with the row (the transcription
-    checks have no completion of their own)."""
+    checks have no completion of their own), whose report comes with it (``review`` or not)."""
 
     name = "transcription"
 
     def complete(
         self, rows: Sequence[Mapping[str, object]], facts: Any, size: int, rs: RuleSet, *,
-        number: int, timeout: bool,
+        number: int, timeout: bool, review: bool = False,
     ) -> TranscribedCompletion | EngineError:  # fmt: skip
         if not isinstance(facts, dict):
             return EngineError("not_an_object", "", "A row must be a JSON object.")
@@ -142,10 +155,10 @@ class TranscriptionMode:
         if isinstance(parsed, EngineError):
             return parsed
         candidate = [*rows[: number - 1], data, *rows[number:]]
-        report = validate_transcription(candidate, size, rs, timeout=timeout, complete=False)
+        report = validate_transcription(candidate, size, rs, timeout=timeout, complete=None)
         own = tuple(f for f in report.findings if f.game == number)
         later = tuple(f for f in report.findings if f.game is not None and f.game > number)
-        return TranscribedCompletion(before, report.next, own, later, parsed, data)
+        return TranscribedCompletion(before, report.next, own, later, parsed, data, report)
 
     def outcome(self, completion: TranscribedCompletion, rs: RuleSet) -> Outcome:
         parsed = completion.record
@@ -171,7 +184,13 @@ class TranscriptionMode:
         return Outcome("", value, [], seats)
 
     def validate(
-        self, records: Sequence[object], size: int, rs: RuleSet, *, timeout: bool, complete: bool
+        self,
+        records: Sequence[object],
+        size: int,
+        rs: RuleSet,
+        *,
+        timeout: bool,
+        complete: bool | None,
     ) -> SeriesReport:
         return validate_transcription(records, size, rs, timeout=timeout, complete=complete)
 

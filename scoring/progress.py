@@ -14,8 +14,10 @@ from django.utils.functional import Promise
 
 from scoring.clock import HallClock, TableClock
 from scoring.messages import ToldFinding, tell
-from scoring.models import Game, Pause, ScoreSheet
+from scoring.models import Game, Pause, RefereeCall, ScoreSheet, TableContact
 from scoring.rulesets import ruleset_for
+from scoring.services.contact import open_conflicts
+from scoring.services.referee import concerned_game
 from scoring.services.sheet import review
 from scoring.timing import series_clock
 from tournaments.models import Player, Series, Table
@@ -47,6 +49,11 @@ class TableProgress:
     last_activity: datetime.datetime | None
     behind: bool = False
     clock: TableClock | None = None  # the table's own clock while the series runs
+    last_contact: datetime.datetime | None = None  # the captain link last heard from
+    pending: int = 0  # games the phone last said it has not sent yet
+    conflicts: int = 0  # outbox games the organizers have yet to deal with
+    call: RefereeCall | None = None  # the table's open referee call
+    provisional: int | None = None  # the game entered that the open call concerns
 
     @property
     def time_up(self) -> bool:
@@ -75,6 +82,7 @@ class SeriesProgress:
     behind_games: int = BEHIND_GAMES
     time_called_at: datetime.datetime | None = None
     pause_reason: str = ""  # of the pause that is still open
+    calls: tuple[RefereeCall, ...] = ()  # the open referee calls, oldest first
 
     @property
     def behind(self) -> int:
@@ -122,21 +130,33 @@ def order_rows(rows: list[TableProgress], order: str) -> list[TableProgress]:
 
 
 def series_progress(series: Series, order: str = ORDER_ATTENTION) -> SeriesProgress:
-    """Three queries whatever the number of tables: tables with seats, sheets, games; two
-    more for the clock of a running series and one for the reason of an open pause."""
+    """Six queries whatever the number of tables: tables with seats, sheets, games, the
+    captain links' contacts, open outbox conflicts, open referee calls; two more for the
+    clock of a running series and one for the reason of an open pause."""
     ruleset = ruleset_for(series.tournament)
     tables = list(series.tables.prefetch_related("seats__registration__player"))
     sheets = {s.table_id: s for s in ScoreSheet.objects.filter(table__series=series)}
     records: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    games: dict[int, list[Game]] = defaultdict(list)
     for game in (
         Game.objects.filter(series=series)
         .order_by("table_id", "number")
-        .only("table_id", "record", "dealer")
+        .only("table_id", "record", "dealer", "number", "created_at")
     ):
         records[game.table_id].append({**game.record, "dealer": game.dealer})
+        games[game.table_id].append(game)
+    calls = {
+        c.table_id: c
+        for c in RefereeCall.objects.filter(series=series, status__in=RefereeCall.OPEN)
+        .select_related("taken_by")
+        .order_by("called_at")
+    }
+    contacts = {c.table_id: c for c in TableContact.objects.filter(table__series=series)}
+    conflicts = open_conflicts(series)
     rows = []
     for table in tables:
         seats = list(table.seats.all())
+        contact = contacts.get(table.pk)
         size = len(seats)
         # Tables without an entry yet have no sheet row: an unsaved one stands in.
         sheet = sheets.get(table.pk) or ScoreSheet(table=table, mode=series.tournament.entry_mode)
@@ -157,8 +177,18 @@ def series_progress(series: Series, order: str = ORDER_ATTENTION) -> SeriesProgr
                 closed_unconfirmed=sheet.closed_unconfirmed,
                 timeout=sheet.timeout,
                 last_activity=sheet.last_activity,
+                last_contact=contact.last_contact if contact else None,
+                pending=contact.pending if contact else 0,
+                conflicts=conflicts.get(table.pk, 0),
+                call=calls.get(table.pk),
             )
         )
+        call = calls.get(table.pk)
+        if call is not None:
+            number = concerned_game(call, games[table.pk])
+            entered = {g.number for g in games[table.pk]}
+            rows[-1].provisional = number if number in entered else None
+            call.table = table
     running = series.status == Series.Status.RUNNING
     if running:
         flags = behind_the_field([(r.entered, r.expected, r.in_play) for r in rows])
@@ -182,4 +212,5 @@ def series_progress(series: Series, order: str = ORDER_ATTENTION) -> SeriesProgr
         running=running,
         time_called_at=series.time_called_at,
         pause_reason=pause_reason,
+        calls=tuple(calls.values()),
     )

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from operator import neg
-from typing import NamedTuple
+from itertools import pairwise
+from operator import neg, or_
+from typing import NamedTuple, cast
 
 
 @dataclass(slots=True)
@@ -34,7 +35,10 @@ class Metric:
 
 
 def _best_series(row: StandingRow) -> int:
-    played = [p for p in row.series_points if p is not None]
+    points = row.series_points
+    if points and None not in points:  # most players: every series played, max in C
+        return max(cast("tuple[int, ...]", points))
+    played = [p for p in points if p is not None]
     return max(played) if played else 0
 
 
@@ -64,19 +68,22 @@ def rank(rows: Sequence[StandingRow], tiebreak: Sequence[str] = ()) -> list[Rank
     equal on every metric share a place; the next place skips accordingly (1, 2, 2, 4)."""
     metrics = [METRICS["total"]] + [METRICS[k] for k in tiebreak if k in METRICS and k != "total"]
 
-    # (sort key, row key, index), built metric by metric: plain tuples sort fastest; the
-    # index keeps equal rows in their order
-    keyed = zip(*[map(neg, map(m.value, rows)) for m in metrics], strict=True)
-    decorated = sorted(zip(keyed, [row.key for row in rows], range(len(rows)), strict=True))
-    keys = [d[0] for d in decorated]
-    ordered = [rows[d[2]] for d in decorated]
-    ranked = []
+    # the metrics negated, built metric by metric; the row indexes sorted by (metrics, row
+    # key), flat tuples of ints: they compare several times faster than nested tuples, and
+    # the stable sort keeps equal rows in their order
+    columns = [list(map(neg, map(m.value, rows))) for m in metrics]
+    metric_keys = list(zip(*columns, strict=True))
+    sort_keys = list(zip(*columns, [row.key for row in rows], strict=True))
+    order = sorted(range(len(rows)), key=sort_keys.__getitem__)
+    keys = [metric_keys[i] for i in order]
+    tied = [a == b for a, b in pairwise(keys)]  # each line with the next one
+    with_previous, with_next = [False, *tied], [*tied, False]
+    places = []
     place = 0
-    for index, row in enumerate(ordered):
-        if index == 0 or keys[index] != keys[index - 1]:
-            place = index + 1
-        shared = (index > 0 and keys[index] == keys[index - 1]) or (
-            index + 1 < len(keys) and keys[index] == keys[index + 1]
-        )
-        ranked.append(Ranked(place, shared, row))
-    return ranked
+    for index, equal in enumerate(with_previous, start=1):
+        if not equal:
+            place = index
+        places.append(place)
+    return list(
+        map(Ranked, places, map(or_, with_previous, with_next), map(rows.__getitem__, order))
+    )

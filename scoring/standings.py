@@ -12,11 +12,15 @@ from django.db.models import Sum
 
 from scoring.models import SeriesTotal, TournamentTotal
 from scoring.ranking import Ranked, StandingRow, rank
-from tournaments.models import DEFAULT_TIEBREAK, Player, Registration, Series, Tournament
+from tournaments.models import DEFAULT_TIEBREAK, Player, Registration, Seat, Series, Tournament
+from tournaments.publication import retention_expired, shown_name
 
 #: What a player's line sums over his series, as the totals name it.
 COUNTED = ("games", "solos", "solos_won", "compulsory", "voluntary_won")
-NAMES = ("pk", "start_number", "player__first_name", "player__last_name", "player__club")
+NAMES = (
+    "pk", "start_number", "player__first_name", "player__last_name", "player__club",
+    "player__name_form",
+)  # fmt: skip
 
 
 def _series_with_results(tournament: Tournament, up_to: int | None) -> int:
@@ -29,11 +33,15 @@ def _series_with_results(tournament: Tournament, up_to: int | None) -> int:
 
 
 def _row(
-    name: Sequence[Any], series_points: tuple[int | None, ...], counts: Sequence[int]
+    name: Sequence[Any],
+    series_points: tuple[int | None, ...],
+    counts: Sequence[int],
+    shown: Shown,
 ) -> StandingRow:
     """A player's figures: ``name`` as NAMES, his points per series, the sums of COUNTED.
-    Its data is already his line of the table, but for the place (``_table``)."""
-    pk, start_number, first_name, last_name, club = name
+    Its data is already his line of the table, but for the place (``_table``); the name as
+    ``shown`` (the viewer and the player's consent) decide."""
+    pk, start_number, first_name, last_name, club, name_form = name
     games, solos, solos_won, compulsory, voluntary_won = counts
     total = sum(filter(None, series_points))
     line = {
@@ -43,7 +51,7 @@ def _row(
         "total": total,
         "series": list(series_points),
         "start_number": start_number,
-        "name": f"{first_name} {last_name}",
+        "name": shown.name(first_name, last_name, name_form, start_number),
         "club": club,
         "games": games,
         "solos": solos,
@@ -60,7 +68,7 @@ def _overall_sql() -> str:
         m._meta.db_table for m in (Registration, Player, TournamentTotal, Series)
     )
     return f"""
-        SELECT r.id, r.start_number, p.first_name, p.last_name, p.club,
+        SELECT r.id, r.start_number, p.first_name, p.last_name, p.club, p.name_form,
                COALESCE(t.games, 0), COALESCE(t.solos, 0), COALESCE(t.solos_won, 0),
                COALESCE(t.compulsory, 0), COALESCE(t.voluntary_won, 0),
                CAST(t.series_points AS text),
@@ -73,7 +81,7 @@ def _overall_sql() -> str:
     """  # table names come from the models; every value is a parameter
 
 
-def _overall_rows(tournament: Tournament) -> list[StandingRow] | None:
+def _overall_rows(tournament: Tournament, shown: Shown) -> list[StandingRow] | None:
     """Every player's line from his tournament total, read in one statement with his name
     and the number of columns (as ``_series_with_results``); None if a total holds a series
     beyond the columns (then only the series totals can say).
@@ -85,19 +93,19 @@ def _overall_rows(tournament: Tournament) -> list[StandingRow] | None:
     with connection.cursor() as cursor:
         cursor.execute(_overall_sql(), [tournament.pk, Series.Status.PLANNED.value, tournament.pk])
         found = cursor.fetchall()
-    every = json.loads("[" + ",".join(row[10] or "[]" for row in found) + "]")
-    columns = (found[0][11] or 0) if found else 0
+    every = json.loads("[" + ",".join(row[11] or "[]" for row in found) + "]")
+    columns = (found[0][12] or 0) if found else 0
     missing = (None,) * columns
     rows = []
     for row, played in zip(found, every, strict=True):
         if len(played) > columns:
             return None
-        rows.append(_row(row[:5], (*played, *missing[len(played) :]), row[5:10]))
+        rows.append(_row(row[:6], (*played, *missing[len(played) :]), row[6:11], shown))
     return rows
 
 
 def _series_rows(
-    tournament: Tournament, columns: int, only_series: int | None = None
+    tournament: Tournament, columns: int, shown: Shown, only_series: int | None = None
 ) -> list[StandingRow]:
     """Every player's line from his series totals up to ``columns``; with ``only_series``
     the players of that series, with its points only. A total without score rows behind
@@ -121,7 +129,7 @@ def _series_rows(
         numbers = (only_series,) if only_series else range(1, columns + 1)
         series_points = tuple(mine[n][0] if n in mine else None for n in numbers)
         counts = [sum(v[i] for v in mine.values()) for i in range(1, len(COUNTED) + 1)]
-        rows.append(_row(name, series_points, counts))
+        rows.append(_row(name, series_points, counts, shown))
     return rows
 
 
@@ -135,17 +143,37 @@ def _table(ranked: list[Ranked]) -> list[dict[str, Any]]:
     return lines
 
 
-def overall_standings(tournament: Tournament, *, up_to: int | None = None) -> list[dict[str, Any]]:
-    """All players by total points over the series so far (penalties included)."""
-    rows = _overall_rows(tournament) if up_to is None else None
+class Shown:
+    """How the names of one table are shown: in full to the registry's ``keeper``, else as
+    each player consented (``tournaments.publication``), all anonymous once the
+    tournament's publication period is over."""
+
+    def __init__(self, tournament: Tournament, *, keeper: bool) -> None:
+        self.keeper = keeper
+        self.expired = not keeper and retention_expired(tournament)
+
+    def name(self, first: str, last: str, name_form: str, start_number: int | None) -> str:
+        return shown_name(
+            first, last, name_form, start_number, keeper=self.keeper, expired=self.expired
+        )
+
+
+def overall_standings(
+    tournament: Tournament, *, up_to: int | None = None, keeper: bool = False
+) -> list[dict[str, Any]]:
+    """All players by total points over the series so far (penalties included); the names
+    as published (``keeper``: in full, for the tournament's organizers' own pages)."""
+    shown = Shown(tournament, keeper=keeper)
+    rows = _overall_rows(tournament, shown) if up_to is None else None
     if rows is None:
-        rows = _series_rows(tournament, _series_with_results(tournament, up_to))
+        rows = _series_rows(tournament, _series_with_results(tournament, up_to), shown)
     return _table(rank(rows, tournament.tiebreak or DEFAULT_TIEBREAK))
 
 
-def series_standings(series: Series) -> list[dict[str, Any]]:
-    """The players of one series by their points in it."""
-    return _table(rank(_series_rows(series.tournament, series.number, series.number), ()))
+def series_standings(series: Series, *, keeper: bool = False) -> list[dict[str, Any]]:
+    """The players of one series by their points in it (names as ``overall_standings``)."""
+    shown = Shown(series.tournament, keeper=keeper)
+    return _table(rank(_series_rows(series.tournament, series.number, shown, series.number), ()))
 
 
 def points_before_series(tournament: Tournament, before_series: int) -> dict[int, int]:
@@ -159,3 +187,15 @@ def points_before_series(tournament: Tournament, before_series: int) -> dict[int
         .order_by()
     )
     return {t["registration__start_number"]: t["total"] for t in totals}
+
+
+def unconfirmed_registrations(tournament: Tournament, series: Series | None = None) -> set[int]:
+    """The registrations (of ``series``, else of the whole tournament) that sat at a table
+    whose sheet the organizers closed before it was confirmed: their standings lines are
+    marked (one query)."""
+    seats = Seat.objects.filter(
+        series__tournament=tournament, table__sheet__closed_unconfirmed=True
+    )
+    if series is not None:
+        seats = seats.filter(series=series)
+    return set(seats.values_list("registration_id", flat=True))

@@ -17,8 +17,8 @@ from tournaments.models import Series
 
 def pauses_of(series: Series) -> list[clock.Pause]:
     return [
-        clock.Pause(p.started_at, p.ended_at)
-        for p in Pause.objects.filter(series=series).only("started_at", "ended_at")
+        clock.Pause(p.started_at, p.ended_at, p.reason)
+        for p in Pause.objects.filter(series=series).only("started_at", "ended_at", "reason")
     ]
 
 

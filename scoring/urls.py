@@ -1,7 +1,17 @@
 from django.urls import URLPattern, path
 from django.views import View
 
-from scoring.views import captain, organizer, organizer_actions, public, statistics
+from scoring.views import (
+    captain,
+    organizer,
+    organizer_actions,
+    outbox,
+    outbox_organizer,
+    public,
+    referee,
+    statistics,
+    worker,
+)
 
 app_name = "scoring"
 
@@ -43,7 +53,10 @@ ORGANIZER = (
 
 
 urlpatterns = [
+    path("tisch/sw.js", worker.CaptainWorkerView.as_view(), name="captain-sw"),
     *sheet_paths("tisch/<str:token>/", "captain", CAPTAIN),
+    path("tisch/<str:token>/ausgang/", outbox.CaptainOutboxView.as_view(), name="captain-outbox"),
+    path("tisch/<str:token>/schiri/", referee.CaptainRefereeView.as_view(), name="captain-referee"),
     *sheet_paths("verwaltung/<slug:slug>/tisch/<int:table_id>/", "sheet", ORGANIZER),
     # Public
     path("turniere/<slug:slug>/tabelle/", public.StandingsView.as_view(), name="standings"),
@@ -93,6 +106,32 @@ urlpatterns = [
         "verwaltung/<slug:slug>/serie/<int:number>/abschliessen/",
         organizer_actions.CloseSeriesView.as_view(),
         name="close-series",
+    ),
+    path(
+        "verwaltung/<slug:slug>/serie/<int:number>/konflikte/",
+        outbox_organizer.OutboxConflictsView.as_view(),
+        name="outbox-conflicts",
+    ),
+    path(
+        "verwaltung/<slug:slug>/serie/<int:number>/uebergabe/",
+        outbox_organizer.HandoverView.as_view(),
+        name="outbox-handover",
+    ),
+    # The referee calls: the club's referees, owners and organizers
+    path(
+        "verwaltung/<slug:slug>/schiedsrichter/",
+        referee.RefereeCallsView.as_view(),
+        name="referee-calls",
+    ),
+    path(
+        "verwaltung/<slug:slug>/schiedsrichter/<int:pk>/",
+        referee.RefereeCallView.as_view(),
+        name="referee-call",
+    ),
+    path(
+        "verwaltung/<slug:slug>/schiedsrichter/<int:pk>/korrektur/",
+        referee.RefereeCorrectView.as_view(),
+        name="referee-correct",
     ),
     path(
         "verwaltung/<slug:slug>/serie/<int:number>/strafen/",

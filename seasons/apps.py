@@ -1,5 +1,26 @@
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from django.apps import AppConfig
+from django.urls import reverse
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
+
+from tournaments.dashboard import MINE, Link
+
+if TYPE_CHECKING:
+    from tournaments.models import Registration
+
+
+def my_seasons() -> list[Link]:
+    return [Link(gettext("My seasons"), reverse("seasons:mine"))]
+
+
+def player_seasons(registration: Registration) -> list[Link]:
+    """A player's results in every tournament (his seasons), from his page of one."""
+    url = reverse("seasons:player", args=[registration.player_id])
+    return [Link(gettext("results in all tournaments"), url)]
 
 
 class SeasonsConfig(AppConfig):
@@ -8,11 +29,14 @@ class SeasonsConfig(AppConfig):
 
     def ready(self) -> None:
         from scoring.demo import demo_built
+        from scoring.links import PLAYER
         from scoring.signals import totals_changed
         from seasons.demo import season_in_demo
         from seasons.services import refresh_after_players_merged, refresh_after_results
         from tournaments.signals import players_merged
 
+        MINE.contribute(self.name, my_seasons)
+        PLAYER.contribute(self.name, player_seasons)
         demo_built.connect(season_in_demo, dispatch_uid="seasons-demo-season")
         # A result of an attached tournament changed: refresh the seasons' stored rankings.
         totals_changed.connect(refresh_after_results, dispatch_uid="seasons-refresh-entries")

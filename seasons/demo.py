@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from scoring.services import Actor, Door
+from common.actors import ORGANIZER, Actor
 from seasons.models import Season
 from seasons.services import SeasonData, attach_tournament, create_season
 from tournaments.models import Tournament
@@ -20,7 +20,7 @@ def season_in_demo(sender: Any, tournament: Tournament, **kwargs: Any) -> None:
     if organizer is None:
         return
     Season.objects.filter(slug=DEMO_SEASON).delete()
-    actor = Actor(Door.ORGANIZER, user=organizer)
+    actor = Actor(ORGANIZER, user=organizer)
     season = create_season(
         SeasonData(
             name="Demo-Rangliste",

@@ -7,19 +7,26 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from common.forms import numbers, tiebreak_fields, tiebreak_initial, tiebreak_override
+from common.forms import NamedSettingsForm, numbers, tiebreak_fields, tiebreak_initial
 from seasons.models import Season
 from seasons.rules import TIEBREAK_LABELS, preset_choices
 from seasons.services import SeasonData
 
 
-class SeasonForm(forms.Form):
-    name = forms.CharField(label=_("name"), max_length=160)
-    slug = forms.CharField(
-        label=_("short name (in links)"),
-        max_length=60,
-        required=False,
-        help_text=_("Leave empty to derive it from the name."),
+class SeasonForm(NamedSettingsForm):
+    field_order = (
+        "name",
+        "slug",
+        "preset",
+        "reference_date",
+        "min_series",
+        "window_months",
+        "best_n",
+        "placement_points",
+        "tiebreak_1",
+        "tiebreak_2",
+        "is_public",
+        "description",
     )
     preset = forms.ChoiceField(label=_("ranking rule"), choices=preset_choices)
     reference_date = forms.DateField(
@@ -56,10 +63,6 @@ class SeasonForm(forms.Form):
         help_text=_("For example 25, 20, 16, 13. Used by the points-for-place rule."),
     )
     tiebreak_1, tiebreak_2 = tiebreak_fields(TIEBREAK_LABELS, _("as the ranking rule has it"))
-    is_public = forms.BooleanField(label=_("public"), required=False, initial=True)
-    description = forms.CharField(
-        label=_("description"), required=False, max_length=2000, widget=forms.Textarea
-    )
 
     @classmethod
     def initial_for(cls, season: Season) -> dict[str, Any]:
@@ -102,10 +105,7 @@ class SeasonForm(forms.Form):
                 found[key] = data[key] or None
         if data.get("placement_points") is not None:
             found["placement_points"] = data["placement_points"]
-        order = tiebreak_override(data)
-        if order is not None:
-            found["tiebreak"] = order
-        return found
+        return self.tiebreak_into(found)
 
     def season_data(self) -> SeasonData:
         data = self.cleaned_data

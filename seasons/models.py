@@ -15,7 +15,8 @@ class Season(models.Model):
     """A ranking across tournaments. Its rule is a preset of ``seasons.ranking.PRESETS`` with
     the season's ``rule_overrides`` (``seasons.rules``); its players are those of the
     attached tournaments, each one identity of his registry (``Registration.player``).
-    ``owner`` keeps it and may attach only tournaments he organizes."""
+    It belongs to its ``club`` (``owner``: who created it); the club's keepers change it
+    and attach only tournaments of the club."""
 
     name = models.CharField(_("name"), max_length=160)
     slug = models.SlugField(_("short name (in links)"), max_length=60, unique=True)
@@ -24,6 +25,15 @@ class Season(models.Model):
         on_delete=models.PROTECT,
         related_name="seasons",
         verbose_name=_("owner"),
+    )
+    # The club that owns it (``common.ownership``); none: kept by superusers only.
+    club = models.ForeignKey(
+        "clubs.Club",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="seasons",
+        verbose_name=_("club"),
     )
     preset = models.CharField(_("ranking rule"), max_length=40, default="ddv_rangliste")
     rule_overrides = models.JSONField(_("rule overrides"), default=dict, blank=True)
@@ -35,9 +45,11 @@ class Season(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     # The stored ranking (``SeasonEntry``): refreshes asked for, and the count of requests
-    # the stored entries cover (``seasons.services.refresh_season_entries``).
+    # the stored entries cover (``seasons.entries.refresh_season_entries``).
     entries_requested = models.PositiveBigIntegerField(default=0, editable=False)
     entries_done = models.PositiveBigIntegerField(default=0, editable=False)
+    # When the stored ranking was last written; None: never (the page computes it once).
+    entries_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["name"]
@@ -89,9 +101,11 @@ class SeasonChange(ChangeLog):
 
 class SeasonEntry(models.Model):
     """A player's line in a season's ranking, stored for the reads that must be quick (his
-    page): written by ``seasons.services.refresh_season_entries`` from ``season_ranking``
-    whenever results of an attached tournament or the season change. The value is exact:
-    ``value_numerator / value_denominator`` (the average per series, or the counted sum)."""
+    page, the season's page and API): written by ``seasons.entries.refresh_season_entries``
+    from the pure ranking whenever results of an attached tournament or the season change.
+    The value is exact: ``value_numerator / value_denominator`` (the average per series, or
+    the counted sum). ``position`` is the line's order in the ranking (the ranked by place,
+    then the players still short of the minimum), what the season's pages are cut by."""
 
     season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="entries")
     player = models.ForeignKey(
@@ -106,6 +120,8 @@ class SeasonEntry(models.Model):
     tournaments = models.PositiveIntegerField()
     missing_series = models.PositiveIntegerField()
     ranked = models.BooleanField()
+    position = models.PositiveIntegerField(default=0)
+    provisional = models.BooleanField(default=False)  # a result shown, not counted yet
     computed_at = models.DateTimeField()
 
     class Meta:
@@ -113,6 +129,7 @@ class SeasonEntry(models.Model):
         verbose_name_plural = _("stored season lines")
         constraints = [
             models.UniqueConstraint(fields=["season", "player"], name="season_entry_once"),
+            models.UniqueConstraint(fields=["season", "position"], name="season_entry_position"),
             models.CheckConstraint(
                 condition=models.Q(value_denominator__gt=0), name="season_entry_denominator"
             ),

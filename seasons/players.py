@@ -8,6 +8,7 @@ organizers of a tournament, for that tournament) see his private tournaments too
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import json
 from collections import defaultdict
@@ -21,8 +22,14 @@ from common.charts import Chart
 from scoring.charts import player_charts
 from scoring.stats_read import PlayerStatistics, player_statistics
 from seasons.models import Season
-from seasons.standings import StoredLine, _places, player_seasons
+from seasons.standings import (
+    StoredLine,
+    _places,
+    player_seasons,
+)
+from tournaments.finality import closed_series_mask, open_series_count
 from tournaments.models import DEFAULT_TIEBREAK, Player, Registration, Series, Tournament
+from tournaments.permissions import TOURNAMENTS
 
 
 @dataclass(frozen=True)
@@ -39,6 +46,21 @@ class TournamentResult:
     points: int
     place: int | None
     players: int
+    # Per series: closed (final). A running series' points and a running tournament's
+    # place are provisional: shown, not counted in his series and average.
+    series_final: tuple[bool, ...] = ()
+    complete: bool = True
+
+    @property
+    def series_cells(self) -> tuple[tuple[int | None, bool], ...]:
+        return tuple(
+            (p, i < len(self.series_final) and self.series_final[i])
+            for i, p in enumerate(self.series_points)
+        )
+
+    @property
+    def open_series(self) -> int:
+        return sum(1 for p, final in self.series_cells if p is not None and not final)
 
 
 @dataclass(frozen=True)
@@ -51,7 +73,13 @@ class PlayerHistory:
 
     @property
     def series(self) -> int:
-        return sum(sum(1 for p in r.series_points if p is not None) for r in self.results)
+        """Series he played that are closed (final)."""
+        return self.statistics.overall.series_played
+
+    @property
+    def open_series(self) -> int:
+        """Series he plays that are still running: provisional, not counted."""
+        return sum(r.open_series for r in self.results)
 
     @property
     def points(self) -> int:
@@ -66,15 +94,37 @@ def visible_registrations(player: Player, viewer: AbstractBaseUser | AnonymousUs
         getattr(viewer, "is_superuser", False) or player.owner_id == viewer.pk
     ):
         return mine
-    visible = Q(tournament__is_public=True)
+    visible = TOURNAMENTS.related_public_q("tournament")
     if viewer.is_authenticated:
-        visible |= Q(tournament__organizers=viewer.pk)
+        kept = Tournament.objects.filter(TOURNAMENTS.kept_by(viewer)).values("pk")
+        visible |= Q(tournament__in=kept)
     return mine & visible
 
 
 def _series_points(text: Any) -> tuple[int | None, ...]:
     values = json.loads(text) if isinstance(text, str) else text or []
     return tuple(values)
+
+
+def _final_only(statistics: PlayerStatistics, closed: dict[int, int]) -> PlayerStatistics:
+    """His figures with the series results of closed series only (registration → bit n
+    for closed series n): a running series is not a series of his average yet."""
+    return PlayerStatistics(
+        tuple(
+            dataclasses.replace(
+                part,
+                figures=dataclasses.replace(
+                    part.figures,
+                    series=tuple(
+                        r
+                        for r in part.figures.series
+                        if closed.get(part.registration, 0) >> r.series & 1
+                    ),
+                ),
+            )
+            for part in statistics.tournaments
+        )
+    )
 
 
 def player_history(
@@ -84,6 +134,7 @@ def player_history(
     tournaments (the page is then not found: it would tell that he exists). Two statements
     for the tournaments and places, three for the statistics, one for his seasons."""
     started = Max("series__number", filter=~Q(series__status=Series.Status.PLANNED))
+    still_open = open_series_count()
     mine = list(
         Registration.objects.filter(visible_registrations(player, viewer))
         .distinct()
@@ -91,15 +142,19 @@ def player_history(
     )
     if not mine:
         return None
+    found = list(
+        Tournament.objects.filter(pk__in=[t for _, t, _ in mine])
+        .annotate(columns=started, closed=closed_series_mask(), still_open=still_open)
+        .values_list(
+            "pk", "name", "slug", "starts_on", "tiebreak", "columns", "closed", "still_open"
+        )
+        .order_by()
+    )
     tournaments = {
         pk: (name, slug, starts_on, tuple(tiebreak or DEFAULT_TIEBREAK), columns or 0)
-        for pk, name, slug, starts_on, tiebreak, columns in Tournament.objects.filter(
-            pk__in=[t for _, t, _ in mine]
-        )
-        .annotate(columns=started)
-        .values_list("pk", "name", "slug", "starts_on", "tiebreak", "columns")
-        .order_by()
+        for pk, name, slug, starts_on, tiebreak, columns, _c, _o in found
     }
+    closed = {pk: (mask or 0, not still) for pk, *_rest, mask, still in found}
     # Every player's totals of those tournaments: his place needs the whole standings.
     rows: dict[int, list[tuple[int, tuple[int | None, ...]]]] = defaultdict(list)
     for registration, tournament, series_points in (
@@ -113,6 +168,7 @@ def player_history(
         name, slug, starts_on, tiebreak, columns = tournaments[tournament]
         places = _places(rows[tournament], tiebreak, columns)
         played = dict(rows[tournament])[registration]
+        mask, complete = closed[tournament]
         results.append(
             TournamentResult(
                 registration=registration,
@@ -124,10 +180,15 @@ def player_history(
                 points=sum(p for p in played if p is not None),
                 place=places.get(registration),
                 players=len(rows[tournament]),
+                series_final=tuple(bool(mask >> n & 1) for n in range(1, len(played) + 1)),
+                complete=complete,
             )
         )
     results.sort(key=lambda r: (r.starts_on, r.registration), reverse=True)
-    statistics = player_statistics([r.registration for r in results])
+    statistics = _final_only(
+        player_statistics([r.registration for r in results]),
+        {registration: closed[tournament][0] for registration, tournament, _n in mine},
+    )
     return PlayerHistory(
         player=player,
         results=tuple(results),

@@ -5,6 +5,13 @@ A season ranks players by a ``RankingRule``, a frozen definition like the rules 
 for the place), which results count (a rolling window, the best N), how many series a player
 needs to be ranked, and the tie-breaks. ``rank_season`` returns one ``Line`` per player that
 explains itself: every result with whether it counts and why not.
+
+Only what is final counts: a series once it is closed, a tournament's total and place once
+every series of it is closed. A result that is not final yet by the rule (a running
+tournament under a rule of totals or places, a tournament without a closed series under the
+series average) is listed as ``Why.PENDING`` and counts for nothing, not even as one of the
+best N; under the series average the closed series of a running tournament count and its
+open ones (``Result.open_points``) are shown only.
 """
 
 from __future__ import annotations
@@ -32,6 +39,7 @@ class Why(StrEnum):
     COUNTED = "counted"
     DROPPED = "dropped"  # not among the player's best N
     OUTSIDE_WINDOW = "outside_window"  # older than the window (or after the reference date)
+    PENDING = "pending"  # not final yet: its tournament (or every series of it) still runs
 
 
 @dataclass(frozen=True)
@@ -73,14 +81,18 @@ PRESETS: dict[str, RankingRule] = {r.name: r for r in (DDV_RANGLISTE, BEST_N, PL
 
 @dataclass(frozen=True, slots=True)
 class Result:
-    """A player's result in one tournament: his points in every series he played, and his
-    place in its final standings (None when it has none, e.g. withdrawn)."""
+    """A player's result in one tournament: his points in every closed series he played,
+    and his place in its standings (None when it has none, e.g. withdrawn). ``open_points``
+    are his points in series not closed yet, ``complete`` says that every series of the
+    tournament is closed (its total and place are final)."""
 
     player: int
     tournament: int
     held_on: datetime.date
     series_points: tuple[int, ...]
     place: int | None = None
+    open_points: tuple[int, ...] = ()
+    complete: bool = True
     # The sum of the series, read several times a result while ranking: computed once.
     total: int = field(init=False, repr=False, compare=False)
 
@@ -111,6 +123,8 @@ class Line:
     total: int  # points of the counted results
     entries: tuple[Entry, ...]  # newest first
     missing_series: int  # series still needed to be ranked
+    # A result not final yet: shown ("vorläufig"), not counted. Follows from the entries.
+    provisional: bool = field(default=False, compare=False)
     counted: tuple[Entry, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -142,6 +156,14 @@ def in_window(rule: RankingRule, held_on: datetime.date, reference: datetime.dat
 
 def _inside(held_on: datetime.date, reference: datetime.date, opens: datetime.date | None) -> bool:
     return held_on <= reference and (opens is None or held_on > opens)
+
+
+def final(rule: RankingRule, result: Result) -> bool:
+    """Whether the result counts yet: under the series average once a series of it is
+    closed (its closed series count), under totals and places once its tournament is."""
+    if rule.basis is Basis.SERIES_AVERAGE:
+        return bool(result.series_points)
+    return result.complete and not result.open_points
 
 
 def score(rule: RankingRule, result: Result) -> int:
@@ -177,24 +199,34 @@ def _line(
         scores = [score(rule, r) for r in newest_first]
     else:
         scores = [r.total for r in newest_first]
-    inside = [_inside(r.held_on, reference, opens) for r in newest_first]
+    # Outside the window, not final yet, or a candidate to count.
+    state = [
+        Why.OUTSIDE_WINDOW
+        if not _inside(r.held_on, reference, opens)
+        else Why.COUNTED
+        if final(rule, r)
+        else Why.PENDING
+        for r in newest_first
+    ]
     if rule.best_n is None:
-        why = [Why.COUNTED if ok else Why.OUTSIDE_WINDOW for ok in inside]
+        why = state
     else:
         # The best N by score; among equal scores the newer result counts (sorted is stable).
-        candidates = [i for i, ok in enumerate(inside) if ok]
+        candidates = [i for i, w in enumerate(state) if w is Why.COUNTED]
         best = set(sorted(candidates, key=lambda i: -scores[i])[: rule.best_n])
         why = [
-            Why.COUNTED if i in best else Why.DROPPED if ok else Why.OUTSIDE_WINDOW
-            for i, ok in enumerate(inside)
+            Why.DROPPED if w is Why.COUNTED and i not in best else w for i, w in enumerate(state)
         ]
     entries = tuple(map(Entry, newest_first, scores, why))
     series = total = counted_scores = 0
+    provisional = False
     for entry in entries:
         if entry.why is Why.COUNTED:
             series += len(entry.result.series_points)
             total += entry.result.total
             counted_scores += entry.score
+        if entry.why is Why.PENDING or entry.result.open_points:
+            provisional = True
     if rule.basis is Basis.SERIES_AVERAGE:
         value = Fraction(total, series) if series else Fraction(0)
     else:
@@ -208,7 +240,16 @@ def _line(
         total=total,
         entries=entries,
         missing_series=max(rule.min_series - series, 0),
+        provisional=provisional,
     )
+
+
+def explain(
+    rule: RankingRule, player: int, results: Sequence[Result], reference: datetime.date
+) -> Line:
+    """One player's line from his results alone, without a place: which of them count and
+    why not (what ``rank_season`` finds for him; his place needs everybody's lines)."""
+    return _line(rule, player, results, reference, window_opens(rule, reference))
 
 
 def _key(rule: RankingRule, line: Line) -> tuple[float | Fraction | int, ...]:
@@ -232,6 +273,7 @@ def _placed(line: Line, place: int, shared: bool) -> Line:
         total=line.total,
         entries=line.entries,
         missing_series=line.missing_series,
+        provisional=line.provisional,
     )
 
 

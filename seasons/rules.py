@@ -1,8 +1,9 @@
 """A season's ranking rule: its preset with the overrides it stores, checked key by key.
 
 The overrides are data like a tournament's ``rule_overrides``: a JSON object whose keys are
-fields of ``seasons.ranking.RankingRule``. ``override_problems`` says, per key, why a value
-cannot be used (unknown keys included); ``ranking_rule`` builds the rule of a season.
+fields of ``seasons.ranking.RankingRule``. ``OVERRIDES`` says, per key, why a value cannot be
+used (unknown keys included), when a season is saved; ``ranking_rule`` builds the rule of a
+season from what was stored, without checking it again.
 """
 
 from __future__ import annotations
@@ -15,10 +16,9 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from common.overrides import OverrideChecker, check, tiebreak_checks
 from seasons.ranking import PRESETS, TIEBREAKS, Basis, RankingRule
 
-#: The keys a season may override, in the order forms and messages name them.
-OVERRIDABLE = ("min_series", "window_months", "best_n", "placement_points", "tiebreak")
 MAX_PLACES = 200  # a placement table longer than this is a mistake, not a season
 MAX_NUMBER = 10_000
 
@@ -65,52 +65,52 @@ def _whole(value: Any, *, low: int) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and low <= value <= MAX_NUMBER
 
 
-def override_problems(overrides: Any) -> dict[str, str]:
-    """Key → message for every override that cannot be used (empty when all is well);
-    ``rule_overrides`` stands for the object itself and for keys it does not know."""
-    if not isinstance(overrides, Mapping):
-        return {"rule_overrides": _("Give the overrides as an object of keys and values.")}
-    problems: dict[str, str] = {}
-    unknown = sorted(str(k) for k in overrides if k not in OVERRIDABLE)
-    if unknown:
-        problems["rule_overrides"] = _("Unknown keys: %(keys)s. Known are: %(known)s.") % {
-            "keys": ", ".join(unknown),
-            "known": ", ".join(OVERRIDABLE),
-        }
-    number = _("Give a whole number from %(low)d to %(high)d.")
-    if "min_series" in overrides and not _whole(overrides["min_series"], low=0):
-        problems["min_series"] = number % {"low": 0, "high": MAX_NUMBER}
-    for key in ("window_months", "best_n"):
-        if key in overrides and overrides[key] is not None and not _whole(overrides[key], low=1):
-            problems[key] = number % {"low": 1, "high": MAX_NUMBER} + " " + _("Empty: none.")
-    if "placement_points" in overrides:
-        table = overrides["placement_points"]
-        if (
-            not isinstance(table, list)
-            or not 1 <= len(table) <= MAX_PLACES
-            or not all(_whole(v, low=0) for v in table)
-        ):
-            problems["placement_points"] = _(
-                "Give the points for place 1, 2, 3, … as whole numbers of at least 0 (at "
-                "most %(n)d places)."
-            ) % {"n": MAX_PLACES}
-        elif any(a < b for a, b in itertools.pairwise(table)):
-            problems["placement_points"] = _("A better place cannot get fewer points.")
-    if "tiebreak" in overrides:
-        order = overrides["tiebreak"]
-        if not isinstance(order, list) or not all(
-            isinstance(k, str) and k in TIEBREAKS for k in order
-        ):
-            problems["tiebreak"] = _("Known tie-breaks are: %(known)s.") % {
-                "known": ", ".join(TIEBREAKS)
-            }
-        elif len(set(order)) != len(order):
-            problems["tiebreak"] = _("Each tie-break only once.")
-    return problems
+def _whole_or_none(value: Any) -> bool:
+    return value is None or _whole(value, low=1)
+
+
+def _placement_table(table: Any) -> bool:
+    return (
+        isinstance(table, list)
+        and 1 <= len(table) <= MAX_PLACES
+        and all(_whole(v, low=0) for v in table)
+    )
+
+
+def _descending(table: list[int]) -> bool:
+    return not any(a < b for a, b in itertools.pairwise(table))
+
+
+_NUMBER = gettext_lazy("Give a whole number from %(low)d to %(high)d.")
+_OR_NONE = (check(_whole_or_none, _NUMBER, gettext_lazy("Empty: none."), low=1, high=MAX_NUMBER),)
+
+#: The keys a season may override (fields of ``RankingRule``), in the order forms and
+#: messages name them, each with its checks.
+OVERRIDES = OverrideChecker(
+    "rule_overrides",
+    {
+        "min_series": (check(lambda v: _whole(v, low=0), _NUMBER, low=0, high=MAX_NUMBER),),
+        "window_months": _OR_NONE,
+        "best_n": _OR_NONE,
+        "placement_points": (
+            check(
+                _placement_table,
+                gettext_lazy(
+                    "Give the points for place 1, 2, 3, … as whole numbers of at least 0 (at "
+                    "most %(n)d places)."
+                ),
+                n=MAX_PLACES,
+            ),
+            check(_descending, gettext_lazy("A better place cannot get fewer points.")),
+        ),
+        "tiebreak": tiebreak_checks(TIEBREAKS),
+    },
+)
+OVERRIDABLE = OVERRIDES.keys
 
 
 def build_rule(preset: str, overrides: Mapping[str, Any]) -> RankingRule:
-    """The preset with the overrides (already checked by ``override_problems``)."""
+    """The preset with the overrides (checked by ``OVERRIDES`` when they were saved)."""
     rule = PRESETS[preset]
     changes: dict[str, Any] = {}
     for key in OVERRIDABLE:
@@ -121,13 +121,10 @@ def build_rule(preset: str, overrides: Mapping[str, Any]) -> RankingRule:
 
 
 def ranking_rule(season: Any) -> RankingRule:
-    """The rule of a season; a stored preset or override no longer valid falls back to the
-    preset (or the default one) rather than failing the page."""
+    """The rule of a season, from what its use cases checked on saving (a preset no longer
+    known falls back to the default one rather than failing the page)."""
     preset = season.preset if season.preset in PRESETS else "ddv_rangliste"
-    overrides = season.rule_overrides or {}
-    if override_problems(overrides):
-        overrides = {}
-    return build_rule(preset, overrides)
+    return build_rule(preset, season.rule_overrides or {})
 
 
 def uses_places(rule: RankingRule) -> bool:

@@ -1,34 +1,40 @@
 """Use cases of seasons: create or change a season, attach or detach a tournament. Each runs
 in one transaction and records a ``SeasonChange``; refusals are ``ServiceError``s.
 
-And the season's stored ranking (``SeasonEntry``): ``refresh_season_entries`` rewrites it
-from ``season_ranking``; the changes above call it in their transaction, a change of an
-attached tournament's results asks for it (``request_refresh``, a task per season), and the
-management command ``refresh_seasons`` runs it for every season."""
+And the requests for the season's stored ranking (``SeasonEntry``): the changes above rewrite
+it in their transaction (``seasons.entries.refresh_season_entries``), a change of an attached
+tournament's results asks for it (``request_refresh``, a task per season). The arrows run
+services → tasks → entries, never back."""
 
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterable, Sequence
+import logging
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from django.core.exceptions import ValidationError
-from django.core.validators import validate_slug
 from django.db import connection, transaction
 from django.db.models import F
-from django.utils import timezone
 from django.utils.translation import gettext as _
+from kombu.exceptions import OperationalError as KombuOperationalError
 
+from clubs import roles
+from clubs.models import Club
+from clubs.services import home_club
 from common import slugs
+from common.actors import Actor
 from common.services import Refusal, ServiceError
-from scoring.services import Actor
-from seasons.models import Season, SeasonChange, SeasonEntry, SeasonTournament
+from seasons.entries import refresh_season_entries
+from seasons.models import Season, SeasonChange, SeasonTournament
 from seasons.permissions import attachable_tournaments, can_manage
-from seasons.ranking import PRESETS, Line
-from seasons.rules import override_problems
-from seasons.standings import season_lines
+from seasons.ranking import PRESETS
+from seasons.rules import OVERRIDES
+from seasons.tasks import refresh_season
 from tournaments.models import Tournament
+from tournaments.permissions import TOURNAMENTS
+
+logger = logging.getLogger(__name__)
 
 NAME_MAX_LENGTH = 160
 DESCRIPTION_MAX_LENGTH = 2000
@@ -70,10 +76,7 @@ def _check(data: SeasonData, season: Season | None) -> SeasonData:
             _("Choose one of: %(known)s.") % {"known": ", ".join(PRESETS)},
             field="preset",
         )
-    problems = override_problems(data.rule_overrides)
-    if problems:
-        key, message = next(iter(problems.items()))
-        raise ServiceError("invalid_override", message, field=key)
+    OVERRIDES.refuse_invalid(data.rule_overrides)
     if len(data.description) > DESCRIPTION_MAX_LENGTH:
         raise ServiceError(
             "description_too_long",
@@ -81,20 +84,7 @@ def _check(data: SeasonData, season: Season | None) -> SeasonData:
             field="description",
         )
     slug = data.slug.strip() or unique_season_slug(name, exclude_pk=season.pk if season else None)
-    try:
-        validate_slug(slug)
-    except ValidationError as exc:
-        raise ServiceError(
-            "invalid_slug",
-            _("Use only letters, digits, hyphens and underscores."),
-            field="slug",
-        ) from exc
-    if len(slug) > slugs.SLUG_MAX_LENGTH:
-        raise ServiceError(
-            "slug_too_long",
-            _("At most %(n)d characters.") % {"n": slugs.SLUG_MAX_LENGTH},
-            field="slug",
-        )
+    slugs.refuse_invalid(slug)
     return SeasonData(
         name=name,
         preset=data.preset,
@@ -145,15 +135,40 @@ def _require_manager(season: Season, actor: Actor) -> None:
         )
 
 
+def private_attached(season: Season) -> list[Tournament]:
+    """The season's tournaments the public may not see (private ones, or groups of a
+    private league)."""
+    attached = Tournament.objects.filter(seasons=season)
+    return list(attached.exclude(pk__in=TOURNAMENTS.public_rows().values("pk")).order_by("name"))
+
+
+def _refuse_private(tournaments: list[Tournament], field: str) -> None:
+    """A public season shows every result it counts: a private tournament is refused."""
+    if not tournaments:
+        return
+    raise ServiceError(
+        "private_tournament",
+        _(
+            "A public season shows the names, players and points of its tournaments; "
+            "private tournaments cannot be part of it: %(names)s. Make them public or "
+            "the season private."
+        )
+        % {"names": ", ".join(t.name for t in tournaments)},
+        field=field,
+        refusal=Refusal.CONFLICT,
+    )
+
+
 @transaction.atomic
-def create_season(data: SeasonData, *, actor: Actor) -> Season:
-    """A new season owned by the actor."""
+def create_season(data: SeasonData, *, actor: Actor, club: Club | None = None) -> Season:
+    """A new season created by the actor, in his ``club`` (by default his personal club)."""
     if actor.user is None or not actor.user.is_authenticated:
         raise ServiceError(
             "login_required", _("Log in to create a season."), refusal=Refusal.FORBIDDEN
         )
     checked = _check(data, None)
-    season = Season(owner=actor.user, **asdict(checked))
+    home = home_club(actor.user, roles.SEASONS, club)
+    season = Season(owner=actor.user, club=home, **asdict(checked))
     _save(season)
     _log(season, "seasons.season.created", actor, after=_snapshot(season))
     return season
@@ -165,6 +180,8 @@ def change_season(season: Season, data: SeasonData, *, actor: Actor) -> Season:
     _require_manager(season, actor)
     season = Season.objects.select_for_update().get(pk=season.pk)
     checked = _check(data, season)
+    if checked.is_public:
+        _refuse_private(private_attached(season), "is_public")
     before = _snapshot(season)
     for key, value in asdict(checked).items():
         setattr(season, key, value)
@@ -178,15 +195,17 @@ def change_season(season: Season, data: SeasonData, *, actor: Actor) -> Season:
 
 @transaction.atomic
 def attach_tournament(season: Season, tournament: Tournament, *, actor: Actor) -> bool:
-    """Add a tournament the season's owner organizes; False if it was attached already."""
+    """Add a tournament of the season's club; False if it was attached already."""
     _require_manager(season, actor)
     if not attachable_tournaments(season).filter(pk=tournament.pk).exists():
         raise ServiceError(
             "not_own_tournament",
-            _("Only tournaments the season's owner organizes can be added."),
+            _("Only tournaments of the season's club can be added."),
             field="tournament",
             refusal=Refusal.FORBIDDEN,
         )
+    if season.is_public and not TOURNAMENTS.is_public(tournament):
+        _refuse_private([tournament], "tournament")
     _attachment, created = SeasonTournament.objects.get_or_create(
         season=season, tournament=tournament, defaults={"added_by": actor.user}
     )
@@ -220,89 +239,45 @@ def detach_tournament(season: Season, tournament: Tournament, *, actor: Actor) -
 # --- The stored ranking ---------------------------------------------------------------------
 
 
-def refresh_season_entries(season: Season, *, requested: int | None = None) -> bool:
-    """Rewrite the season's ``SeasonEntry`` rows from its ranking, in one transaction;
-    False when there was nothing to do.
-
-    ``requested``: the refresh a task was queued for (``request_refresh``). It is skipped
-    when a refresh that read the results after that request has been stored meanwhile, and
-    so is the writing when one that read them later than this one was stored while it
-    computed. The ranking is computed before the season is locked: the lock only orders the
-    writes (a request counted meanwhile waits for the write, not for the ranking)."""
-    counted = (
-        Season.objects.filter(pk=season.pk).values_list("entries_requested", "entries_done").first()
-    )
-    if counted is None or (requested is not None and counted[1] >= requested):
-        return False
-    covers = counted[0]  # every request so far was committed before the ranking's reads
-    lines = season_lines(season)
-    with transaction.atomic():
-        done = (
-            Season.objects.select_for_update()
-            .filter(pk=season.pk)
-            .values_list("entries_done", flat=True)
-            .first()
-        )
-        if done is None or (requested is not None and done >= covers):
-            return False
-        SeasonEntry.objects.filter(season=season).delete()
-        _store(season, lines, timezone.now())
-        Season.objects.filter(pk=season.pk).update(entries_done=max(done, covers))
-    return True
-
-
-#: SeasonEntry's columns as ``_store`` writes them, after the season.
-ENTRY_COLUMNS = (
-    ("player_id", "bigint"), ("place", "int"), ("shared", "bool"),
-    ("value_numerator", "bigint"), ("value_denominator", "bigint"), ("series", "int"),
-    ("total", "bigint"), ("tournaments", "int"), ("missing_series", "int"), ("ranked", "bool"),
-)  # fmt: skip
-
-
-def _columns(line: Line) -> tuple[int | bool | None, ...]:
-    return (
-        line.player, line.place, line.shared, line.value.numerator, line.value.denominator,
-        line.series, line.total, len(line.counted), line.missing_series, line.ranked,
-    )  # fmt: skip
-
-
-def _store(season: Season, lines: Sequence[Line], now: datetime.datetime) -> None:
-    """Insert the lines as the season's entries: on PostgreSQL one statement of arrays (a
-    season of 10,000 players in some 50 ms instead of 600 through the ORM)."""
-    rows = [_columns(line) for line in lines]
-    if not rows:
-        return
-    if connection.vendor != "postgresql":
-        names = [name for name, _type in ENTRY_COLUMNS]
-        SeasonEntry.objects.bulk_create(
-            (SeasonEntry(season=season, computed_at=now, **dict(zip(names, row, strict=True)))
-             for row in rows),
-            batch_size=2000,
-        )  # fmt: skip
-        return
-    columns = ", ".join(name for name, _type in ENTRY_COLUMNS)
-    arrays = ", ".join(f"%s::{kind}[]" for _name, kind in ENTRY_COLUMNS)
-    with connection.cursor() as cursor:
-        # The names come from the model and ENTRY_COLUMNS; every value is a parameter.
-        cursor.execute(
-            f"INSERT INTO {SeasonEntry._meta.db_table} (season_id, computed_at, {columns}) "
-            f"SELECT %s, %s, * FROM unnest({arrays})",
-            [season.pk, now, *(list(column) for column in zip(*rows, strict=True))],
-        )
-
-
 def request_refresh(season_ids: Iterable[int]) -> None:
     """Count a refresh request for each season and queue a task that refreshes it (the
     tasks of requests that one refresh covers do nothing). Call it after the change has
     committed."""
-    from seasons.tasks import refresh_season  # tasks call the services, not the reverse
-
     ids = sorted(set(season_ids))
     if not ids:
         return
     Season.objects.filter(pk__in=ids).update(entries_requested=F("entries_requested") + 1)
     for pk, requested in Season.objects.filter(pk__in=ids).values_list("pk", "entries_requested"):
-        refresh_season.delay(pk, requested)
+        try:
+            refresh_season.delay(pk, requested)
+        except (KombuOperationalError, OSError) as exc:
+            # The broker is down (publishing fails at once, CELERY_TASK_PUBLISH_RETRY_POLICY).
+            # The request counted above stays: the next change's task covers it, else the
+            # nightly seasons.refresh_all. Logged once per outage and process, not per game.
+            if not _queueing.failing:
+                _queueing.failing = True
+                logger.warning(
+                    "Season refreshes cannot be queued (%s: %s); they wait for the next "
+                    "change after the broker is back, or the nightly refresh",
+                    type(exc).__name__,
+                    exc,
+                )
+            return
+    if _queueing.failing:
+        _queueing.failing = False
+        logger.warning("Season refreshes are queued again")
+
+
+class _Queueing:
+    """Whether queuing season refreshes failed last time (in this process)."""
+
+    failing = False
+
+
+_queueing = _Queueing()
+
+
+_SEASONS_OF = "SELECT DISTINCT season_id FROM {table} WHERE tournament_id IN ({ids})"
 
 
 def refresh_after_results(sender: object, *, tournament_id: int, **kwargs: object) -> None:
@@ -316,10 +291,15 @@ def refresh_after_players_merged(
 ) -> None:
     """Receiver of ``tournaments.signals.players_merged`` (and the one above): the seasons
     holding any of the tournaments are to be refreshed."""
-    seasons = list(
-        SeasonTournament.objects.filter(tournament_id__in=list(tournament_ids))
-        .values_list("season_id", flat=True)
-        .distinct()
+    # After every game: a plain indexed query, without building an ORM query each time.
+    ids = list(tournament_ids)
+    if not ids:
+        return
+    sql = _SEASONS_OF.format(
+        table=SeasonTournament._meta.db_table, ids=", ".join(["%s"] * len(ids))
     )
+    with connection.cursor() as cursor:  # table name from the model; the ids are parameters
+        cursor.execute(sql, ids)
+        seasons = [pk for (pk,) in cursor.fetchall()]
     if seasons:
         request_refresh(seasons)

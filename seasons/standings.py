@@ -9,7 +9,7 @@ stored place to go stale, no query per tournament). ``seasons.ranking.rank_seaso
 ranks the season.
 
 A player's page reads his stored lines instead (``player_seasons``: ``SeasonEntry`` rows,
-kept by ``seasons.services.refresh_season_entries``), one statement for all his seasons.
+kept by ``seasons.entries.refresh_season_entries``), one statement for all his seasons.
 
 Withdrawn players keep what they played, as in the standings.
 """
@@ -28,19 +28,33 @@ from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from typing import cast
 
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import connection
-from django.db.models import Max, Q
+from django.db.models import Case, Max, Q, Value, When
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from scoring.models import TournamentTotal
 from scoring.ranking import StandingRow, rank
 from seasons.models import Season, SeasonEntry, SeasonTournament
-from seasons.ranking import Basis, Line, RankingRule, Result, Why, rank_season, window_opens
+from seasons.ranking import (
+    Basis,
+    Line,
+    RankingRule,
+    Result,
+    Why,
+    explain,
+    rank_season,
+    window_opens,
+)
 from seasons.rules import ranking_rule, uses_places
+from tournaments.finality import closed_series_mask, open_series_count
 from tournaments.models import DEFAULT_TIEBREAK, Player, Registration, Series, Tournament
+from tournaments.permissions import TOURNAMENTS, visible_tournaments
+from tournaments.publication import shown_name
 
 CENT = Decimal("0.01")
-FIELDS = ("pk", "name", "slug", "starts_on", "status", "is_public", "tiebreak")
+FIELDS = ("pk", "name", "slug", "starts_on", "status", "seen_public", "tiebreak")
 
 
 @dataclass(frozen=True)
@@ -52,6 +66,7 @@ class TournamentInfo:
     status: str
     is_public: bool
     players: int = 0
+    complete: bool = True  # every series closed: totals and places are final
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,10 +80,24 @@ class ResultLine:
     place: int | None
     score: int
     why: str
+    open_points: tuple[int, ...] = ()  # series not closed yet: shown, never counted
 
     @property
     def series(self) -> int:
         return len(self.series_points)
+
+    @property
+    def pending(self) -> bool:
+        return self.why == Why.PENDING
+
+    @property
+    def open_total(self) -> int:
+        return sum(self.open_points)
+
+    @property
+    def provisional_place(self) -> bool:
+        """The place is not final: the tournament still runs."""
+        return not self.tournament.complete
 
 
 @dataclass(frozen=True)
@@ -93,6 +122,16 @@ class SeasonLine:
     @property
     def counted_any(self) -> bool:
         return self.tournaments > 0
+
+    @property
+    def has_page(self) -> bool:
+        """His page shows something to anyone: a result in a public tournament."""
+        return any(r.tournament.is_public for r in self.results)
+
+    @property
+    def provisional(self) -> bool:
+        """Some result of the line is not final yet (shown, not counted)."""
+        return any(r.pending or r.open_points for r in self.results)
 
 
 @dataclass(frozen=True)
@@ -120,38 +159,92 @@ def reference_date(season: Season) -> datetime.date:
     return season.reference_date or timezone.localdate()
 
 
-def _tournaments(season: Season) -> dict[int, tuple[TournamentInfo, tuple[str, ...], int]]:
-    """Tournament id → its description, tie-breaks and the number of its last started series."""
+@dataclass(frozen=True, slots=True)
+class _Tournament:
+    info: TournamentInfo
+    tiebreak: tuple[str, ...]
+    columns: int  # the number of its last started series
+    closed: int  # bit n: series n is closed
+    complete: bool  # every series closed: its totals and places are final
+
+
+def _tournaments(season: Season, player: int | None = None) -> dict[int, _Tournament]:
+    """Tournament id → its description, tie-breaks, started and closed series (with
+    ``player``: of his tournaments only)."""
     attached = SeasonTournament.objects.filter(season=season).values("tournament_id")
+    if player is not None:
+        attached = attached.filter(
+            tournament__in=Registration.objects.filter(player_id=player).values("tournament_id")
+        )
     started = Max("series__number", filter=~Q(series__status=Series.Status.PLANNED))
+    still_open = open_series_count()
     found = (
         Tournament.objects.filter(pk__in=attached)
-        .annotate(columns=started)
-        .values_list(*FIELDS, "columns")
+        .annotate(
+            columns=started,
+            closed=closed_series_mask(),
+            still_open=still_open,
+            # public by the one rule (a league's group follows its league)
+            seen_public=Case(When(TOURNAMENTS.public_q(), then=Value(True)), default=Value(False)),
+        )
+        .values_list(*FIELDS, "columns", "closed", "still_open")
         .order_by()
     )
     return {
-        pk: (
-            TournamentInfo(pk, name, slug, starts_on, status, is_public),
+        pk: _Tournament(
+            TournamentInfo(pk, name, slug, starts_on, status, is_public, complete=not still_open),
             tuple(tiebreak or DEFAULT_TIEBREAK),
             columns or 0,
+            closed or 0,
+            not still_open,
         )
-        for pk, name, slug, starts_on, status, is_public, tiebreak, columns in found
+        for pk, name, slug, starts_on, status, is_public, tiebreak, columns, closed, still_open in (
+            found
+        )
     }
 
 
-def _rows_sql() -> str:
+def split_final(
+    played: tuple[int | None, ...], closed: int
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """A player's points per series (None: not played) split into those of closed series
+    and those of series still open (``closed``: bit n for closed series n)."""
+    final: list[int] = []
+    pending: list[int] = []
+    for number, points in enumerate(played, start=1):
+        if points is not None:
+            (final if closed >> number & 1 else pending).append(points)
+    return tuple(final), tuple(pending)
+
+
+def _rows_sql(*, of_player: bool = False, names: bool = True) -> str:
     registrations, players, totals, attached = (
         m._meta.db_table for m in (Registration, Player, TournamentTotal, SeasonTournament)
     )
+    only = (
+        f"AND r.tournament_id IN (SELECT o.tournament_id FROM {registrations} o "
+        "WHERE o.player_id = %s)"
+        if of_player
+        else ""
+    )
+    if not names:  # what the stored ranking needs: no names
+        return f"""
+        SELECT r.id, r.tournament_id, r.player_id, CAST(t.series_points AS text)
+          FROM {registrations} r
+          LEFT JOIN {totals} t ON t.registration_id = r.id
+         WHERE r.tournament_id IN (SELECT a.tournament_id FROM {attached} a
+                                    WHERE a.season_id = %s)
+               {only}
+    """  # table names come from the models; the value is a parameter
     return f"""
-        SELECT r.id, r.tournament_id, r.player_id, p.first_name, p.last_name, p.club,
-               CAST(t.series_points AS text)
+        SELECT r.id, r.tournament_id, r.player_id, CAST(t.series_points AS text),
+               p.first_name, p.last_name, p.club, p.name_form
           FROM {registrations} r
           JOIN {players} p ON p.id = r.player_id
           LEFT JOIN {totals} t ON t.registration_id = r.id
          WHERE r.tournament_id IN (SELECT a.tournament_id FROM {attached} a
                                     WHERE a.season_id = %s)
+               {only}
     """  # table names come from the models; the value is a parameter
 
 
@@ -165,6 +258,13 @@ def _places(
         padded = played + (None,) * (columns - len(played))
         standing.append(StandingRow(registration, padded, sum(filter(None, padded))))
     return {r.row.key: r.place for r in rank(standing, tiebreak)}
+
+
+def exact_value(rule: RankingRule, numerator: int, denominator: int) -> Decimal | int:
+    """A stored value (``SeasonEntry.value_numerator / value_denominator``) as it is shown."""
+    if rule.basis is Basis.SERIES_AVERAGE:
+        return (Decimal(numerator) / Decimal(denominator)).quantize(CENT, rounding=ROUND_HALF_UP)
+    return numerator // denominator
 
 
 def _value(rule: RankingRule, exact: Fraction) -> Decimal | int:
@@ -204,9 +304,9 @@ def season_ranking(
 
 def season_lines(season: Season) -> tuple[Line, ...]:
     """The season's ranking as the pure core returns it, without names and explanations:
-    what its stored ranking keeps (``seasons.services.refresh_season_entries``)."""
+    what its stored ranking keeps (``seasons.entries.refresh_season_entries``)."""
     with _collector_paused():
-        loaded = _load(season, uses_places(ranking_rule(season)))
+        loaded = _load(season, uses_places(ranking_rule(season)), names=False)
         return rank_season(loaded.rule, loaded.results, loaded.reference)
 
 
@@ -219,48 +319,64 @@ class _Loaded:
     results: list[Result]
 
 
-def _load(season: Season, with_places: bool) -> _Loaded:
-    """The season's results read in two statements (see the module's description)."""
+def _load(
+    season: Season, with_places: bool, player: int | None = None, *, names: bool = True
+) -> _Loaded:
+    """The season's results read in two statements (see the module's description); with
+    ``player`` only those of his tournaments (every player's, for the places); without
+    ``names`` no names (``_Loaded.names`` stays empty)."""
     rule = ranking_rule(season)
     reference = reference_date(season)
-    tournaments = _tournaments(season)
+    tournaments = _tournaments(season, player)
     with connection.cursor() as cursor:
-        cursor.execute(_rows_sql(), [season.pk])
+        sql = _rows_sql(of_player=player is not None, names=names)
+        cursor.execute(sql, [season.pk] if player is None else [season.pk, player])
         found = cursor.fetchall()
-    every = json.loads("[" + ",".join(row[6] or "[]" for row in found) + "]")
+    every = json.loads("[" + ",".join(row[3] or "[]" for row in found) + "]")
 
-    names: dict[int, tuple[str, str]] = {}
+    named: dict[int, tuple[str, str]] = {}
+    if names:
+        named = {row[2]: (shown_name(row[4], row[5], row[7]), row[6]) for row in found}
     # tournament -> [(registration, player, series points padded with None)]
     by_tournament: dict[int, list[tuple[int, int, tuple[int | None, ...]]]] = defaultdict(list)
-    for (registration, tournament, player, first, last, player_club, _t), played in zip(
-        found, every, strict=True
-    ):
-        names[player] = (f"{first} {last}", player_club)
-        by_tournament[tournament].append((registration, player, tuple(played)))
+    for row, played in zip(found, every, strict=True):
+        by_tournament[row[1]].append((row[0], row[2], tuple(played)))
 
     info = {
-        pk: dataclasses.replace(t, players=len(by_tournament.get(pk, ())))
-        for pk, (t, _tb, _c) in tournaments.items()
+        pk: dataclasses.replace(t.info, players=len(by_tournament.get(pk, ())))
+        for pk, t in tournaments.items()
     }
     results: list[Result] = []
     for tournament, rows in by_tournament.items():
         held_on = info[tournament].starts_on
-        _t, tiebreak, columns = tournaments[tournament]
-        place_of = _places([(r, p) for r, _pl, p in rows], tiebreak, columns) if with_places else {}
-        for registration, player, played in rows:
-            # A withdrawn player's series after he left are None; most players have none.
-            points = tuple(p for p in played if p is not None) if None in played else played
-            if points:
+        about = tournaments[tournament]
+        place_of = (
+            _places([(r, p) for r, _pl, p in rows], about.tiebreak, about.columns)
+            if with_places
+            else {}
+        )
+        # Every started series closed (the usual case): no split needed.
+        all_closed = about.closed == sum(1 << n for n in range(1, about.columns + 1))
+        for registration, someone, played in rows:
+            if all_closed:
+                # A withdrawn player's series after he left are None; most players have none.
+                points = tuple(p for p in played if p is not None) if None in played else played
+                pending: tuple[int, ...] = ()
+            else:
+                points, pending = split_final(played, about.closed)
+            if points or pending:
                 results.append(
                     Result(
-                        player,
+                        someone,
                         tournament,
                         held_on,
                         cast("tuple[int, ...]", points),
                         place_of.get(registration),
+                        open_points=pending,
+                        complete=about.complete,
                     )
                 )
-    return _Loaded(rule, reference, info, names, results)
+    return _Loaded(rule, reference, info, named, results)
 
 
 def _season_ranking(
@@ -274,32 +390,7 @@ def _season_ranking(
         name, player_club = names[line.player]
         if club is not None and player_club != club:
             continue
-        lines.append(
-            SeasonLine(
-                player=line.player,
-                name=name,
-                club=player_club,
-                place=line.place,
-                shared=line.shared,
-                value=_value(rule, line.value),
-                exact=line.value,
-                series=line.series,
-                total=line.total,
-                tournaments=len(line.counted),
-                missing_series=line.missing_series,
-                results=tuple(
-                    ResultLine(
-                        info[e.result.tournament],
-                        e.result.series_points,
-                        e.result.total,
-                        e.result.place,
-                        e.score,
-                        e.why,  # a str
-                    )
-                    for e in line.entries
-                ),
-            )
-        )
+        lines.append(_season_line(rule, line, name, player_club, info))
     window = window_opens(rule, reference)
     return SeasonRanking(
         season=season,
@@ -311,6 +402,82 @@ def _season_ranking(
         unranked=tuple(ln for ln in lines if not ln.ranked),
         clubs=tuple(sorted({c for _n, c in names.values() if c})),
         club=club,
+    )
+
+
+def _season_line(
+    rule: RankingRule, line: Line, name: str, club: str, info: dict[int, TournamentInfo]
+) -> SeasonLine:
+    return SeasonLine(
+        player=line.player,
+        name=name,
+        club=club,
+        place=line.place,
+        shared=line.shared,
+        value=_value(rule, line.value),
+        exact=line.value,
+        series=line.series,
+        total=line.total,
+        tournaments=len(line.counted),
+        missing_series=line.missing_series,
+        results=tuple(
+            ResultLine(
+                info[e.result.tournament],
+                e.result.series_points,
+                e.result.total,
+                e.result.place,
+                e.score,
+                e.why,  # a str
+                e.result.open_points,
+            )
+            for e in line.entries
+        ),
+    )
+
+
+def player_explanation(season: Season, player: int) -> SeasonLine | None:
+    """One player's line in the season with every result explained (which count, and why
+    not), read from his tournaments only: two statements, whatever the season's size. Its
+    place is the stored one (``SeasonEntry``); None when he has no result in the season."""
+    with _collector_paused():
+        loaded = _load(season, True, player)
+    mine = [r for r in loaded.results if r.player == player]
+    if not mine:
+        return None
+    line = explain(loaded.rule, player, mine, loaded.reference)
+    stored = (
+        SeasonEntry.objects.filter(season=season, player_id=player)
+        .values_list("place", "shared")
+        .first()
+    )
+    place, shared = stored or (None, False)
+    name, club = loaded.names[player]
+    return dataclasses.replace(
+        _season_line(loaded.rule, line, name, club, loaded.info), place=place, shared=shared
+    )
+
+
+def line_as_seen_by(line: SeasonLine, viewer: AbstractBaseUser | AnonymousUser) -> SeasonLine:
+    """One line as ``viewer`` may see it (``as_seen_by``)."""
+    infos = {r.tournament.pk: r.tournament for r in line.results}
+    private = {pk for pk, t in infos.items() if not t.is_public}
+    if private and viewer.is_authenticated:
+        private -= set(
+            visible_tournaments(viewer).filter(pk__in=private).values_list("pk", flat=True)
+        )
+    if not private:
+        return line
+    label = str(_("Private tournament"))
+    return dataclasses.replace(
+        line,
+        results=tuple(
+            dataclasses.replace(
+                r, tournament=dataclasses.replace(r.tournament, name=label, slug="")
+            )
+            if r.tournament.pk in private
+            else r
+            for r in line.results
+        ),
     )
 
 
@@ -367,6 +534,41 @@ def player_seasons(player: Player) -> list[tuple[Season, StoredLine]]:
     return [(entry.season, stored_line(entry)) for entry in entries]
 
 
+def as_seen_by(ranking: SeasonRanking, viewer: AbstractBaseUser | AnonymousUser) -> SeasonRanking:
+    """The ranking as ``viewer`` may see it. A public season refuses to attach a private
+    tournament (``seasons.services``); one made private afterwards (or the group of a league
+    made private) still counts, but to whoever may not see it, it is "a private tournament":
+    no name, no short name, no link."""
+    private = {t.pk for t in ranking.tournaments if not t.is_public}
+    if private and viewer.is_authenticated:
+        private -= set(
+            visible_tournaments(viewer).filter(pk__in=private).values_list("pk", flat=True)
+        )
+    if not private:
+        return ranking
+    hidden = {
+        t.pk: dataclasses.replace(t, name=str(_("Private tournament")), slug="")
+        for t in ranking.tournaments
+        if t.pk in private
+    }
+
+    def line(ln: SeasonLine) -> SeasonLine:
+        results = tuple(
+            dataclasses.replace(r, tournament=hidden[r.tournament.pk])
+            if r.tournament.pk in hidden
+            else r
+            for r in ln.results
+        )
+        return dataclasses.replace(ln, results=results)
+
+    return dataclasses.replace(
+        ranking,
+        tournaments=tuple(hidden.get(t.pk, t) for t in ranking.tournaments),
+        ranked=tuple(map(line, ranking.ranked)),
+        unranked=tuple(map(line, ranking.unranked)),
+    )
+
+
 __all__ = [
     "ResultLine",
     "SeasonLine",
@@ -374,6 +576,10 @@ __all__ = [
     "StoredLine",
     "TournamentInfo",
     "Why",
+    "as_seen_by",
+    "exact_value",
+    "line_as_seen_by",
+    "player_explanation",
     "player_line",
     "player_seasons",
     "season_lines",

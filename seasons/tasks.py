@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from celery import shared_task
 
+from seasons.entries import refresh_season_entries
 from seasons.models import Season
-from seasons.services import refresh_season_entries
 
 
-@shared_task(name="seasons.refresh", acks_late=True, reject_on_worker_lost=True)
+@shared_task(name="seasons.refresh", acks_late=True, reject_on_worker_lost=True, ignore_result=True)
 def refresh_season(season_id: int, requested: int | None = None) -> bool:
     """Refresh one season's stored ranking (nothing when the season is gone, or when a
     later refresh already covers ``requested``)."""

@@ -12,8 +12,8 @@ import datetime
 import random
 from typing import Any
 
+from common.actors import ORGANIZER, Actor
 from scoring.demo import close_played, play_table
-from scoring.services import Actor, Door
 from teams.models import League
 from teams.services import (
     LeagueData,
@@ -66,7 +66,7 @@ def build_demo_league(organizer: Any, seed: int = 2026) -> League:
         old.delete()
         for tournament in groups:
             tournament.delete()
-    actor = Actor(Door.ORGANIZER, user=organizer)
+    actor = Actor(ORGANIZER, user=organizer)
     league = create_league(
         LeagueData(
             name="Demo-Liga",

@@ -8,7 +8,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from common.forms import numbers, tiebreak_fields, tiebreak_initial, tiebreak_override
+from common.forms import NamedSettingsForm, numbers, tiebreak_fields, tiebreak_initial
 from teams.models import MAX_DAYS, MAX_SERIES_PER_DAY, SQUAD_MAX_LIMIT, League
 from teams.rules import TIE_RULE_LABELS, TIEBREAK_LABELS, preset_choices
 from teams.services import LeagueData
@@ -18,13 +18,23 @@ def tie_rule_choices() -> list[tuple[str, Any]]:
     return [("", _("as the preset has it")), *TIE_RULE_LABELS.items()]
 
 
-class LeagueForm(forms.Form):
-    name = forms.CharField(label=_("name"), max_length=160)
-    slug = forms.CharField(
-        label=_("short name (in links)"),
-        max_length=60,
-        required=False,
-        help_text=_("Leave empty to derive it from the name."),
+class LeagueForm(NamedSettingsForm):
+    field_order = (
+        "name",
+        "slug",
+        "kind",
+        "scoring_preset",
+        "victory_points_4",
+        "victory_points_5",
+        "tie_rule",
+        "tiebreak_1",
+        "tiebreak_2",
+        "squad_max",
+        "players_per_team",
+        "series_per_day",
+        "days",
+        "is_public",
+        "description",
     )
     kind = forms.ChoiceField(label=_("kind"), choices=League.Kind.choices)
     scoring_preset = forms.ChoiceField(label=_("team scoring"), choices=preset_choices)
@@ -54,10 +64,6 @@ class LeagueForm(forms.Form):
         label=_("series per match day"), min_value=1, max_value=MAX_SERIES_PER_DAY, initial=4
     )
     days = forms.IntegerField(label=_("match days"), min_value=1, max_value=MAX_DAYS, initial=5)
-    is_public = forms.BooleanField(label=_("public"), required=False, initial=True)
-    description = forms.CharField(
-        label=_("description"), required=False, max_length=2000, widget=forms.Textarea
-    )
 
     @classmethod
     def initial_for(cls, league: League) -> dict[str, Any]:
@@ -103,10 +109,7 @@ class LeagueForm(forms.Form):
             found["victory_points"] = tables
         if data.get("tie_rule"):
             found["tie_rule"] = data["tie_rule"]
-        order = tiebreak_override(data)
-        if order is not None:
-            found["tiebreak"] = order
-        return found
+        return self.tiebreak_into(found)
 
     def league_data(self) -> LeagueData:
         data = self.cleaned_data
@@ -145,6 +148,21 @@ class NewPlayerForm(forms.Form):
     first_name = forms.CharField(label=_("first name"), max_length=80)
     last_name = forms.CharField(label=_("last name"), max_length=80)
     club = forms.CharField(label=_("club"), max_length=120, required=False)
+
+
+class SquadListForm(forms.Form):
+    """A pasted list of players for a squad, one a line (``teams.squads.parse_squad_list``)."""
+
+    players = forms.CharField(
+        label=_("players, one a line"),
+        max_length=20_000,
+        widget=forms.Textarea(attrs={"rows": 6}),
+        help_text=_(
+            "“First Last” or “First Last, Club”; from a spreadsheet or a CSV file: first "
+            "name, last name, club separated by tabs or semicolons. Players of your registry "
+            "are found by their name; the others are added to it."
+        ),
+    )
 
 
 class LineUpForm(forms.Form):

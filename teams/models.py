@@ -31,9 +31,10 @@ DEFAULT_SERIES_PER_DAY = 4
 
 class League(models.Model):
     """A team competition: a league over several match days, or the group stage of a team
-    championship. Its players come from the registry of ``owner``, who also organizes every
-    group's tournament. The scoring is the preset ``scoring_preset`` of
-    ``teams.scoring.PRESETS`` with the overrides ``scoring_overrides`` (``teams.rules``).
+    championship. It belongs to its ``club``; its players come from the registry of ``owner``
+    (who created it), who also organizes every group's tournament. The scoring is the preset
+    ``scoring_preset`` of ``teams.scoring.PRESETS`` with the overrides ``scoring_overrides``
+    (``teams.rules``).
     A championship's knockout rounds are not modelled: they are tournaments of their own."""
 
     class Kind(models.TextChoices):
@@ -47,6 +48,15 @@ class League(models.Model):
         on_delete=models.PROTECT,
         related_name="leagues",
         verbose_name=_("owner"),
+    )
+    # The club that owns it (``common.ownership``); none: kept by superusers only.
+    club = models.ForeignKey(
+        "clubs.Club",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="leagues",
+        verbose_name=_("club"),
     )
     kind = models.CharField(_("kind"), max_length=20, choices=Kind.choices, default=Kind.LEAGUE)
     scoring_preset = models.CharField(_("team scoring"), max_length=40, default="bundesliga")
@@ -218,7 +228,8 @@ class GroupTeam(models.Model):
 
 class LineUp(models.Model):
     """A player named to play one series of a group for his team (Aufstellung); ``order``
-    is his place in the line-up (1, 2, …), which the team draw follows. ``registration`` is
+    is his place in the line-up (1, 2, …), for showing it; the team draw seats players by
+    who they are, not by this order (``teams.seating.points_by_identity``). ``registration`` is
     the player's in the group's tournament."""
 
     group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="line_ups")

@@ -1,8 +1,8 @@
 """Who may see and keep which team competition. One rule for pages, API and services.
 
-A league belongs to its ``owner``: he (and superusers) change it, its teams, squads, match
-days and line-ups. A public league is seen by everybody, a private one only by those who
-may keep it; to everyone else it does not exist.
+A league belongs to its club: the club's keepers (and superusers) change it, its teams,
+squads, match days and line-ups. A public league is seen by everybody, a private one only by
+those who may keep it; to everyone else it does not exist.
 """
 
 from __future__ import annotations
@@ -10,29 +10,37 @@ from __future__ import annotations
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Q, QuerySet
 
+from clubs import roles
+from common.ownership import Ownership
 from teams.models import League
 from tournaments.models import Player
 
 User = AbstractBaseUser | AnonymousUser
 
+#: The one rule (``common.ownership``) applied to leagues: kept by their club's keepers.
+LEAGUES: Ownership[League] = Ownership(
+    League, keepers="club", roles=roles.keeping_roles(roles.LEAGUES)
+)
+
 
 def can_manage(user: User, league: League) -> bool:
-    if not user.is_authenticated:
-        return False
-    return bool(getattr(user, "is_superuser", False)) or league.owner_id == user.pk
+    return LEAGUES.may_keep(user, league)
 
 
 def can_view(user: User, league: League) -> bool:
-    return league.is_public or can_manage(user, league)
+    return LEAGUES.may_see(user, league)
 
 
 def visible_leagues(user: User) -> QuerySet[League]:
-    leagues = League.objects.all()
-    if getattr(user, "is_superuser", False):
-        return leagues
-    if user.is_authenticated:
-        return leagues.filter(Q(is_public=True) | Q(owner_id=user.pk))
-    return leagues.filter(is_public=True)
+    return LEAGUES.visible(user)
+
+
+def group_tournaments() -> tuple[Q, Q]:
+    """The tournaments a league governs (its groups' play) and when they are public: when
+    the league is. A private league hides its groups' tournaments, their standings, hall
+    display and exports; a public one shows them, whatever the tournament's own flag says.
+    Added to the tournaments' rule in ``TeamsConfig.ready``."""
+    return Q(team_group__isnull=False), Q(team_group__match_day__league__is_public=True)
 
 
 def squad_candidates(league: League) -> QuerySet[Player]:

@@ -19,7 +19,9 @@ core does the work and nothing is forked:
 
 from __future__ import annotations
 
+import datetime
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -135,3 +137,16 @@ def make_schedule(teams: int, days: int, seed: int = 0) -> Schedule:
 def _canonical(groups: list[list[int]]) -> Day:
     """Members ascending; groups of four first, then by their smallest member."""
     return tuple(sorted((tuple(sorted(group)) for group in groups), key=lambda g: (len(g), g)))
+
+
+def dates_out_of_order(dates: Sequence[tuple[int, datetime.date | None]]) -> dict[int, int]:
+    """Match day number → the number of an earlier match day dated after it (the first
+    such), for every dated day that comes before an earlier day in time. Days without a
+    date are left out."""
+    found: dict[int, int] = {}
+    dated = sorted((number, day) for number, day in dates if day is not None)
+    for index, (number, day) in enumerate(dated):
+        later = next((n for n, d in dated[:index] if d > day), None)
+        if later is not None:
+            found[number] = later
+    return found

@@ -17,18 +17,21 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from django.core.exceptions import ValidationError
-from django.core.validators import validate_slug
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
+from clubs import roles
+from clubs.models import Club
+from clubs.services import home_club
 from common import slugs
+from common.actors import Actor
 from common.services import Refusal, ServiceError
-from scoring.services import Actor, Door
 from teams import schedule as schedule_core
 from teams import seating as team_seating
+from teams.doors import TEAM_CAPTAIN
 from teams.models import (
     MAX_DAYS,
     MAX_SERIES_PER_DAY,
@@ -43,10 +46,11 @@ from teams.models import (
     Team,
 )
 from teams.permissions import can_manage, squad_candidates
-from teams.rules import override_problems
+from teams.rules import OVERRIDES
 from teams.scoring import PRESETS
 from tournaments import seating
 from tournaments.models import Player, Registration, Series, Tournament
+from tournaments.names import name_key
 from tournaments.services import draw as draw_service
 from tournaments.services import registrations as registration_service
 from tournaments.services.setup import save_tournament, unique_slug
@@ -57,7 +61,8 @@ DESCRIPTION_MAX_LENGTH = 2000
 #: Short names a league cannot take: the pages beside the leagues' own.
 RESERVED_LEAGUE_SLUGS = frozenset({"neu"})
 #: ``Series.draw_mode`` of a series the team draw made.
-TEAM_DRAW_MODE = draw_service.LINE_UP_MODE
+#: What the team draw writes into ``Series.draw_mode``.
+TEAM_DRAW_MODE = "teams"
 
 
 @dataclass(frozen=True)
@@ -151,10 +156,7 @@ def _check(data: LeagueData, league: League | None) -> LeagueData:
             _("Choose one of: %(known)s.") % {"known": ", ".join(PRESETS)},
             field="scoring_preset",
         )
-    problems = override_problems(data.scoring_overrides)
-    if problems:
-        key, message = next(iter(problems.items()))
-        raise ServiceError("invalid_override", message, field=key)
+    OVERRIDES.refuse_invalid(data.scoring_overrides)
     _whole(data.squad_max, 1, SQUAD_MAX_LIMIT, "squad_max")
     _whole(data.players_per_team, 4, 5, "players_per_team")
     if data.squad_max < data.players_per_team:
@@ -169,14 +171,7 @@ def _check(data: LeagueData, league: League | None) -> LeagueData:
     if len(data.description) > DESCRIPTION_MAX_LENGTH:
         raise _too_long("description", DESCRIPTION_MAX_LENGTH)
     slug = data.slug.strip() or unique_league_slug(name, exclude_pk=league.pk if league else None)
-    try:
-        validate_slug(slug)
-    except ValidationError as exc:
-        raise ServiceError(
-            "invalid_slug", _("Use only letters, digits, hyphens and underscores."), field="slug"
-        ) from exc
-    if len(slug) > slugs.SLUG_MAX_LENGTH:
-        raise _too_long("slug", slugs.SLUG_MAX_LENGTH)
+    slugs.refuse_invalid(slug)
     if slug in RESERVED_LEAGUE_SLUGS:
         raise ServiceError(
             "slug_reserved",
@@ -220,14 +215,16 @@ def has_match_days(league: League) -> bool:
 
 
 @transaction.atomic
-def create_league(data: LeagueData, *, actor: Actor) -> League:
-    """A new team competition owned by the actor; its players come from his registry."""
+def create_league(data: LeagueData, *, actor: Actor, club: Club | None = None) -> League:
+    """A new team competition created by the actor, in his ``club`` (by default his personal
+    club); its players come from his registry."""
     if actor.user is None or not actor.user.is_authenticated:
         raise ServiceError(
             "login_required", _("Log in to create a team competition."), refusal=Refusal.FORBIDDEN
         )
     checked = _check(data, None)
-    league = League(owner=actor.user, **asdict(checked))
+    home = home_club(actor.user, roles.LEAGUES, club)
+    league = League(owner=actor.user, club=home, **asdict(checked))
     _save(league)
     _log(league, "teams.league.created", actor, after=_snapshot(league))
     return league
@@ -402,13 +399,18 @@ def make_match_days(
     except schedule_core.ScheduleError as exc:
         if exc.code == "no_group_split":
             below, above = exc.params.get("below"), exc.params["above"]
-            message = _(
-                "%(n)d teams cannot be split into groups of four and five; %(above)d teams can."
+            message = ngettext(
+                "%(n)d team cannot be split into groups of four and five; %(above)d teams can.",
+                "%(n)d teams cannot be split into groups of four and five; %(above)d teams can.",
+                len(teams),
             ) % {"n": len(teams), "above": above}
             if below:
-                message = _(
+                message = ngettext(
+                    "%(n)d team cannot be split into groups of four and five; %(below)d or "
+                    "%(above)d teams can.",
                     "%(n)d teams cannot be split into groups of four and five; %(below)d or "
-                    "%(above)d teams can."
+                    "%(above)d teams can.",
+                    len(teams),
                 ) % {"n": len(teams), "below": below, "above": above}
             raise ServiceError(exc.code, message, refusal=Refusal.CONFLICT) from exc
         raise
@@ -429,6 +431,7 @@ def make_match_days(
                 series_count=league.series_per_day,
                 is_public=league.is_public,
                 status=Tournament.Status.REGISTRATION,
+                club=league.club,  # the league's club keeps its groups
             )
             save_tournament(tournament, organizer=league.owner)
             group = Group.objects.create(match_day=match_day, number=g, tournament=tournament)
@@ -554,7 +557,7 @@ def set_line_up(
     league = group.match_day.league
     # The team captain's link proves who he is for ``team`` (the view found the team by
     # it), as a table captain's link does for his table.
-    if actor.via != Door.TEAM_CAPTAIN:
+    if actor.via != TEAM_CAPTAIN:
         _require_manager(league, actor)
     if not group.group_teams.filter(team=team).exists():
         raise ServiceError(
@@ -662,15 +665,15 @@ def substitutions_from(team: Team, by_series: dict[int, dict[int, Player]]) -> l
     return changes
 
 
-def _name_key(player: Player) -> tuple[str, str, int]:
-    return (player.last_name, player.first_name, player.pk)
+def _name_key(player: Player) -> tuple[tuple[str, str, str, str], int]:
+    return (name_key(player), player.pk)
 
 
 # -- the team draw -------------------------------------------------------------------------------
 
 
 def _team_draw(series: Series, seed: int | None) -> seating.Plan | None:
-    """The plain draw's stand-in (``draw.SPECIAL_DRAWS``): the team draw for a group's
+    """The plain draw's stand-in (``draw.DRAWS``): the team draw for a group's
     series, None for any other."""
     group = Group.objects.filter(tournament_id=series.tournament_id).first()
     if group is None:
@@ -680,16 +683,18 @@ def _team_draw(series: Series, seed: int | None) -> seating.Plan | None:
 
 def register_team_draw() -> None:
     """Route the tournaments' own draw of a group's series to the team draw (once)."""
-    if _team_draw not in draw_service.SPECIAL_DRAWS:
-        draw_service.SPECIAL_DRAWS.append(_team_draw)
+    draw_service.DRAWS.register(
+        draw_service.DrawPlugin(mode=TEAM_DRAW_MODE, draw=_team_draw, line_up=True)
+    )
 
 
 @transaction.atomic
 def draw_team_series(series: Series, *, seed: int | None = None) -> seating.Plan:
-    """Seat a group's series: one player of each team per table, in the order of the
-    line-ups, no two players meeting twice over the day's series where the numbers allow.
-    The same checks as any draw (an earlier series drawn, this one not started). Refused
-    with the team's name when a line-up is missing or incomplete."""
+    """Seat a group's series: one player of each team per table, each player by who he is
+    (not by his place in the line-up), no two players meeting twice over the day's series
+    where the numbers allow. The same checks as any draw (an earlier series drawn, this
+    one not started). Refused with the team's name when a line-up is missing or
+    incomplete."""
     series = Series.objects.select_for_update().select_related("tournament").get(pk=series.pk)
     draw_service.check_can_draw(series, "random")
     group = Group.objects.filter(tournament_id=series.tournament_id).first()
@@ -706,31 +711,42 @@ def _draw_group_series(group: Group, series: Series, seed: int | None) -> seatin
     league = League.objects.get(match_days__groups=group)
     size = line_up_size(group, league)
     entries = list(group.group_teams.select_related("team").order_by("order"))
-    lines = defaultdict(list)
-    for line in LineUp.objects.filter(group=group, series_number=series.number).select_related(
-        "registration"
+    # team -> series number -> start numbers in line-up order, for the day up to this series
+    lines: dict[int, dict[int, list[int]]] = defaultdict(lambda: defaultdict(list))
+    for team_id, number, start_number in (
+        LineUp.objects.filter(group=group, series_number__lte=series.number)
+        .order_by("series_number", "order")
+        .values_list("team_id", "series_number", "registration__start_number")
     ):
-        lines[line.team_id].append(line)
+        lines[team_id][number].append(start_number)
     teams: list[list[int]] = []
     for entry in entries:
-        named = sorted(lines[entry.team_id], key=lambda line: line.order)
-        if len(named) < size - 1:
+        named = lines[entry.team_id]
+        if len(named[series.number]) < size - 1:
             raise ServiceError(
                 "line_up_missing",
                 _("%(team)s has not named its %(n)d players for series %(series)d.")
                 % {"team": entry.team, "n": size, "series": series.number},
                 refusal=Refusal.CONFLICT,
             )
-        teams.append([line.registration.start_number for line in named])
+        # Seated by who they are: each player keeps his place of the day's earlier series,
+        # whatever order this line-up names him in (``points_by_identity``).
+        history_of_team = [named[n] for n in range(1, series.number + 1)]
+        teams.append(list(team_seating.points_by_identity(history_of_team, size)))
     seed = seed if seed is not None else series.tournament.draw_seed
     history = draw_service.history_before(series)
+    pairs = draw_service.keep_apart_pairs(series.tournament)
+    unhonoured: tuple[seating.Unhonoured, ...]
     if all(len(team) == size for team in teams) and len(teams) == size:
-        day = team_seating.seat_teams(teams, series.number, seed)
+        day = team_seating.seat_teams(teams, series.number, seed, keep_apart=pairs)
         tables = [list(table) for table in day.series[series.number - 1]]
         repeats = seating.count_repeats(tables, history)
+        unhonoured = tuple(e for e in day.unhonoured if e.series == series.number)
     else:
         try:
-            uneven = team_seating.seat_uneven(teams, history, seed)
+            uneven = team_seating.seat_uneven(
+                teams, history, seed, keep_apart=pairs, series=series.number
+            )
         except team_seating.TeamSeatingError as exc:
             raise ServiceError(
                 exc.code,
@@ -740,8 +756,17 @@ def _draw_group_series(group: Group, series: Series, seed: int | None) -> seatin
             ) from exc
         tables = [list(table) for table in uneven.tables]
         repeats = uneven.repeats
-    plan = seating.Plan(series=series.number, tables=tables, repeats=repeats, seed=seed)
+        unhonoured = uneven.unhonoured
+    plan = seating.Plan(
+        series=series.number, tables=tables, repeats=repeats, seed=seed, unhonoured=unhonoured
+    )
     draw_service.write_plan(
-        series, tables, seed=seed, mode=TEAM_DRAW_MODE, repeats=repeats, version=plan.version
+        series,
+        tables,
+        seed=seed,
+        mode=TEAM_DRAW_MODE,
+        repeats=repeats,
+        version=plan.version,
+        unhonoured=unhonoured,
     )
     return plan

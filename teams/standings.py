@@ -5,21 +5,30 @@ whatever the number of teams, days and games.
 A team's points in a series are the sum of its line-up players' totals of that series in
 the group's tournament (``scoring.SeriesTotal``: deductions included); the pure
 ``teams.scoring`` places the teams and hands out victory points.
+
+Only what is final counts in the league: a group's day gives victory points and game points
+to the table once every series of its tournament is closed (``GroupResult.final``; until
+then its result is shown as provisional), and the individual ranking adds up closed series
+only. The same rule as a season's (``seasons.ranking``).
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+
+from django.db.models import QuerySet
 
 from scoring.models import SeriesTotal
 from teams import scoring as team_scoring
 from teams.models import Group, GroupTeam, League, LineUp, MatchDay, SquadMember, Team
 from teams.rules import team_scoring as scoring_of
 from teams.services import Substitution, substitutions_from
+from tournaments.finality import closed_series_mask, open_series_count
 from tournaments.models import Player
+from tournaments.names import by_name, name_key
 
 
 @dataclass(frozen=True)
@@ -43,6 +52,12 @@ class GroupResult:
     group: Group
     lines: tuple[TeamDayLine, ...]
     played: bool
+    final: bool = False  # every series of the group's tournament closed: it counts
+
+    @property
+    def provisional(self) -> bool:
+        """Played, but a series still runs: shown, not counted in the table."""
+        return self.played and not self.final
 
 
 @dataclass(frozen=True)
@@ -69,6 +84,8 @@ class PlayerLine:
     place: int
     points: int
     series: int
+    shared: bool = False  # another player has the same points (the place is shared)
+    open_series: int = 0  # series still running: not counted yet
 
 
 @dataclass(frozen=True)
@@ -95,6 +112,7 @@ class TeamDay:
     substitutions: tuple[Substitution, ...]
     result: TeamDayLine | None
     played: bool
+    final: bool = False  # every series closed: the day counts in the table
 
 
 @dataclass(frozen=True)
@@ -102,6 +120,19 @@ class TeamPage:
     team: Team
     squad: tuple[Player, ...]
     days: tuple[TeamDay, ...]
+
+
+def _with_finality(groups: QuerySet[Group]) -> QuerySet[Group]:
+    """The groups with ``closed_mask`` (bit n: series n of its tournament closed) and
+    ``open_series`` (its series not closed yet), in the same statement."""
+    return groups.annotate(
+        closed_mask=closed_series_mask("tournament__series"),
+        open_series=open_series_count("tournament__series"),
+    )
+
+
+def _closed(group: Group, series_number: int) -> bool:
+    return bool((getattr(group, "closed_mask", 0) or 0) >> series_number & 1)
 
 
 def _results(
@@ -160,6 +191,7 @@ def _results(
                 for line in ranked
             ),
             played=group.pk in played,
+            final=group.pk in played and getattr(group, "open_series", 1) == 0,
         )
     return results, line_ups, totals
 
@@ -167,7 +199,7 @@ def _results(
 def group_result(group: Group) -> GroupResult:
     """One group's day: per team its points per series and in all, its place and victory
     points (four queries)."""
-    group = Group.objects.select_related("match_day__league").get(pk=group.pk)
+    group = _with_finality(Group.objects.select_related("match_day__league")).get(pk=group.pk)
     results, _line_ups, _totals = _results(group.match_day.league, [group])
     return results[group.pk]
 
@@ -177,7 +209,7 @@ def league_table(league: League) -> LeagueTable:
     points, game points, then the league's tie-breaks) and the individual ranking of the
     players from the same games. Five queries."""
     groups = list(
-        Group.objects.filter(match_day__league=league)
+        _with_finality(Group.objects.filter(match_day__league=league))
         .select_related("match_day")
         .order_by("match_day__number", "number")
     )
@@ -185,7 +217,7 @@ def league_table(league: League) -> LeagueTable:
     teams = {team.pk: team for team in Team.objects.filter(league=league)}
     by_day: dict[int, list[GroupResult]] = defaultdict(list)
     for group in groups:
-        if results[group.pk].played:
+        if results[group.pk].final:  # a running day is shown, not counted
             by_day[group.match_day.number].append(results[group.pk])
     days = [by_day[number] for number in sorted(by_day)]
     season = team_scoring.rank_season(
@@ -222,25 +254,37 @@ def league_table(league: League) -> LeagueTable:
     # The individual ranking: every series a player was lined up for and has a total.
     player_points: dict[int, int] = defaultdict(int)
     player_series: dict[int, int] = defaultdict(int)
+    player_open: dict[int, int] = defaultdict(int)
     players: dict[int, Player] = {}
     team_of: dict[int, Team] = {}
+    group_of = {group.pk: group for group in groups}
     for line_up in line_ups:
         total = totals.get((line_up.registration_id, line_up.series_number))
         if total is None or not total.entries:
             continue
         players[line_up.player_id] = line_up.player
         team_of[line_up.player_id] = teams[line_up.team_id]
+        if not _closed(group_of[line_up.group_id], line_up.series_number):
+            player_open[line_up.player_id] += 1  # running: provisional, not counted
+            continue
         player_points[line_up.player_id] += total.points
         player_series[line_up.player_id] += 1
     ordered = sorted(
         players,
-        key=lambda pk: (-player_points[pk], players[pk].last_name, players[pk].first_name, pk),
+        key=lambda pk: (-player_points[pk], name_key(players[pk]), pk),
     )
+    ordered = [pk for pk in ordered if player_series[pk]] + [
+        pk for pk in ordered if not player_series[pk]
+    ]
+    ties = Counter(player_points[pk] for pk in ordered if player_series[pk])
     player_lines: list[PlayerLine] = []
     for index, pk in enumerate(ordered):
-        place = index + 1
-        if player_lines and player_lines[-1].points == player_points[pk]:
+        if not player_series[pk]:  # nothing final yet: listed after the ranked, no place
+            place = 0
+        elif player_lines and player_lines[-1].points == player_points[pk]:
             place = player_lines[-1].place
+        else:
+            place = index + 1
         player_lines.append(
             PlayerLine(
                 player=players[pk],
@@ -248,6 +292,8 @@ def league_table(league: League) -> LeagueTable:
                 place=place,
                 points=player_points[pk],
                 series=player_series[pk],
+                shared=bool(player_series[pk]) and ties[player_points[pk]] > 1,
+                open_series=player_open[pk],
             )
         )
     return LeagueTable(
@@ -263,13 +309,15 @@ def team_page(team: Team) -> TeamPage:
     substitutions between them, and its result. Six queries."""
     team = Team.objects.select_related("league").get(pk=team.pk)
     squad = tuple(
-        member.player
-        for member in SquadMember.objects.filter(team=team)
-        .select_related("player")
-        .order_by("player__last_name", "player__first_name", "player__pk")
+        by_name(
+            member.player
+            for member in SquadMember.objects.filter(team=team)
+            .select_related("player")
+            .order_by("player__pk")
+        )
     )
     groups = list(
-        Group.objects.filter(group_teams__team=team)
+        _with_finality(Group.objects.filter(group_teams__team=team))
         .select_related("match_day")
         .order_by("match_day__number", "number")
     )
@@ -294,6 +342,7 @@ def team_page(team: Team) -> TeamPage:
                 substitutions=tuple(substitutions_from(team, own[group.pk])),
                 result=next((line for line in result.lines if line.team.pk == team.pk), None),
                 played=result.played,
+                final=result.final,
             )
         )
     return TeamPage(team=team, squad=squad, days=tuple(days))

@@ -1,18 +1,18 @@
 from django.urls import path
 
-from teams.views import captain, organizer, public
+from teams.views import captain, lists, organizer, public
 
 app_name = "teams"
 
 urlpatterns = [
     # Public
-    path("ligen/", public.LeagueListView.as_view(), name="list"),
+    path("ligen/", lists.LeagueListView.as_view(), name="list"),
     path("ligen/<slug:league>/", public.LeagueDetailView.as_view(), name="detail"),
     path("ligen/<slug:league>/teams/<int:team>/", public.TeamView.as_view(), name="team"),
     # The team captain's private link
     path("mannschaft/<str:team_token>/", captain.TeamCaptainView.as_view(), name="captain"),
     # Owners (before the tournaments' /verwaltung/<slug>/ in config/urls.py)
-    path("verwaltung/ligen/", organizer.MyLeaguesView.as_view(), name="mine"),
+    path("verwaltung/ligen/", lists.MyLeaguesView.as_view(), name="mine"),
     path("verwaltung/ligen/neu/", organizer.LeagueCreateView.as_view(), name="create"),
     path(
         "verwaltung/ligen/<slug:league>/bearbeiten/",

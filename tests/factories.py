@@ -17,17 +17,28 @@ from django.test import Client
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from scoring.services import Actor, Door
+from clubs import roles
+from clubs.models import Membership
+from clubs.services import personal_club
+from common.actors import Actor
+from scoring import doors
 from scoring.services.entry import save_game
 from tournaments.models import Player, Registration, Seat, Series, Table, Tournament
 from tournaments.permissions import registry_owner
 from tournaments.services.lifecycle import ensure_series
 
 # The captain of a table enters the games from his phone at seat 4.
-CAPTAIN = Actor(Door.CAPTAIN, seat=4, device="captain-phone")
+CAPTAIN = Actor(doors.CAPTAIN, seat=4, device="captain-phone")
 
 
 # --- Personas and their clients ------------------------------------------------------------
+
+
+#: The game most tests play: a normal game that Re wins with 130 card points (+1 / -1).
+RE_WINS = {"contract": "normal", "re": [1, 3], "re_points": 130}
+#: The same game with Re's Ansage (value 3: won, announced).
+RE_ANNOUNCES_AND_WINS = {"contract": "normal", "re": [1, 3], "announcements": {"re": "ansage"},
+                         "re_points": 130}  # fmt: skip
 
 
 def password_of(username: str) -> str:
@@ -89,9 +100,22 @@ def make_tournament(
     fields.setdefault("starts_on", datetime.date(2026, 11, 28))
     tournament = Tournament.objects.create(slug=slug, series_count=series_count, **fields)
     for organizer in organizers:  # one at a time, in order: the first owns the registry
-        tournament.organizers.add(organizer)
+        organize(tournament, organizer)
     ensure_series(tournament)
     return tournament
+
+
+def organize(tournament: Tournament, user: User) -> None:
+    """Make ``user`` an organizer of ``tournament`` as the club migration would: the first
+    one's personal club owns it, every later one becomes an organizer of that club."""
+    tournament.organizers.add(user)
+    if tournament.club_id is None:
+        tournament.club = personal_club(user)
+        tournament.save(update_fields=["club"])
+    else:
+        Membership.objects.get_or_create(
+            club_id=tournament.club_id, user=user, defaults={"role": roles.ORGANIZER}
+        )
 
 
 Name = tuple[str, str] | tuple[str, str, str]

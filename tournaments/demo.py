@@ -7,14 +7,21 @@ import random
 
 from django.contrib.auth.models import User
 
+from clubs import roles
+from clubs.models import Club, Membership
+from clubs.services import personal_club
 from tournaments.models import DEFAULT_TIEBREAK, Player, Tournament
-from tournaments.services.draw import draw_series
+from tournaments.services.draw import seat_series
 from tournaments.services.lifecycle import ensure_series
 from tournaments.services.registrations import PlayerData, register
 
 DEMO_SLUG = "demo"
 DEMO_USER = "demo"
 DEMO_PASSWORD = "demo"
+#: A second member of the demo organizer's club: its cashier (same password).
+DEMO_CASHIER = "kasse"
+#: The club's referee: takes and rules the tables' referee calls (same password).
+DEMO_REFEREE = "schiri"
 
 FIRST_NAMES = (  # noqa: SIM905 (names read better as text)
     "Anna Bernd Claudia Dieter Elke Frank Gabi Heinz Ingrid Jürgen Karin Lothar Monika "
@@ -40,6 +47,18 @@ CLUBS = (
 )
 
 
+def _demo_club(organizer: User) -> Club:
+    """The demo organizer's personal club, with a cashier and a referee as its members."""
+    club = personal_club(organizer)
+    for username, role in ((DEMO_CASHIER, roles.CASHIER), (DEMO_REFEREE, roles.REFEREE)):
+        member, created = User.objects.get_or_create(username=username)
+        if created or not member.has_usable_password():
+            member.set_password(DEMO_PASSWORD)
+            member.save()
+        Membership.objects.get_or_create(club=club, user=member, defaults={"role": role})
+    return club
+
+
 def create_demo_tournament(players: int, series: int, seed: int, rng: random.Random) -> Tournament:
     """(Re)create the tournament ``demo`` with its organizer, ``players`` checked-in players
     (names and clubs drawn from ``rng``) and every series drawn with ``seed``. Playing it is
@@ -57,6 +76,7 @@ def create_demo_tournament(players: int, series: int, seed: int, rng: random.Ran
         series_count=series,
         status=Tournament.Status.REGISTRATION,
         tiebreak=list(DEFAULT_TIEBREAK),
+        club=_demo_club(organizer),
     )
     tournament.organizers.add(organizer)
     ensure_series(tournament)
@@ -67,5 +87,5 @@ def create_demo_tournament(players: int, series: int, seed: int, rng: random.Ran
         existing = Player.objects.filter(owner=organizer, first_name=first, last_name=last).first()
         register(tournament, data, existing_player=existing, checked_in=True)
     for number in range(1, series + 1):
-        draw_series(tournament.series.get(number=number), seed=seed)
+        seat_series(tournament.series.get(number=number), seed=seed)
     return tournament

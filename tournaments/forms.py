@@ -6,7 +6,8 @@ from django import forms
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.models import DEFAULT_TIEBREAK, Registration, Tiebreak, Tournament
+from tournaments.models import DEFAULT_TIEBREAK, NameForm, Registration, Tiebreak, Tournament
+from tournaments.services.registrations import consent_problem
 from tournaments.services.setup import settings_problems, unique_slug
 
 StrOrPromise = str | Promise
@@ -107,6 +108,26 @@ class PlayerForm(forms.Form):
         error_messages={"invalid": _("A DDV member number has only digits.")},
     )
     email = forms.EmailField(label=_("e-mail"), required=False)
+    # Consent to publication (DSGVO, design decision 13): chosen, never preset.
+    name_form = forms.ChoiceField(
+        label=_("name on public pages, lists and documents"),
+        choices=NameForm.choices,
+        widget=forms.RadioSelect,
+        error_messages={"required": _("Choose how the name may be published.")},
+    )
+    minor = forms.BooleanField(label=_("the player is under 18"), required=False)
+    guardian_consent = forms.BooleanField(
+        label=_("a parent or guardian consents to the publication"), required=False
+    )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if problem := consent_problem(
+            data.get("name_form", ""), bool(data.get("minor")), bool(data.get("guardian_consent"))
+        ):
+            self.add_error("guardian_consent", problem)
+        data["consented"] = True  # the form asked (consent_at)
+        return data
 
 
 class OrganizerPlayerForm(PlayerForm):
@@ -117,7 +138,11 @@ class OrganizerPlayerForm(PlayerForm):
 class ImportUploadForm(forms.Form):
     file = forms.FileField(
         label=_("player list (.csv or .xlsx)"),
-        help_text=_("First row: Vorname; Nachname; Verein; DDV-Nr; E-Mail"),
+        help_text=_(
+            "First row: First name; Last name; Club; DDV number; E-mail (German headings work "
+            "too). Optional: Name form (full, initial or anonymous; empty: full), Minor "
+            "(yes/no), Guardian consent (yes/no)."
+        ),
     )
 
 
@@ -156,6 +181,27 @@ class SwapForm(forms.Form):
             for name in ("first", "second"):
                 field = cast("forms.ModelChoiceField[Registration]", self.fields[name])
                 field.queryset = registrations
+
+
+class KeepApartForm(forms.Form):
+    """Two players of the tournament who must never share a table."""
+
+    first = forms.ModelChoiceField(label=_("player"), queryset=Registration.objects.none())
+    second = forms.ModelChoiceField(
+        label=_("never at one table with"), queryset=Registration.objects.none()
+    )
+
+    def __init__(self, *args: Any, registrations: Any = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if registrations is not None:
+            for name in ("first", "second"):
+                field = cast("forms.ModelChoiceField[Registration]", self.fields[name])
+                field.queryset = registrations
+                field.label_from_instance = _registration_label  # type: ignore[method-assign,assignment]
+
+
+def _registration_label(registration: Registration) -> str:
+    return f"{registration.start_number} · {registration.player.sort_name}"
 
 
 class MergeForm(forms.Form):

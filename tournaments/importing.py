@@ -10,6 +10,7 @@ import csv
 import io
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
@@ -25,7 +26,24 @@ HEADINGS = {
     "club": {"verein", "club", "klub"},
     "ddv_number": {"ddvnr", "ddvnummer", "ddv", "mitgliedsnummer", "ddvnumber", "membernumber"},
     "email": {"email", "mail"},
+    # Consent to publication (optional; without the column: full name, as before).
+    "name_form": {"namensform", "veroffentlichung", "veroeffentlichung", "nameform", "publish"},
+    "minor": {"minderjahrig", "minderjaehrig", "minor", "under18", "unter18"},
+    "guardian_consent": {
+        "einwilligungerziehungsberechtigte",
+        "elterneinwilligung",
+        "guardianconsent",
+        "guardian",
+    },
 }
+#: The values a consent column takes (lower case), German or English.
+NAME_FORMS = {
+    "full": "full", "voll": "full", "vollständig": "full", "name": "full",
+    "initial": "initial", "initiale": "initial", "vorname": "initial",
+    "anonymous": "anonymous", "anonym": "anonymous",
+}  # fmt: skip
+YES = {"ja", "j", "yes", "y", "x", "1", "true", "wahr"}
+NO = {"", "nein", "n", "no", "0", "false", "falsch"}
 DDV_NUMBER = re.compile(r"^[0-9]{1,10}$")
 
 
@@ -41,7 +59,7 @@ class ParsedRow:
 
 
 def _heading_key(text: str) -> str | None:
-    word = re.sub(r"[\s_\-.]", "", text.strip().lower())
+    word = re.sub(r"[\s_\-./]", "", text.strip().lower()).replace("ä", "a").replace("ö", "o")
     for key, words in HEADINGS.items():
         if word in words:
             return key
@@ -106,8 +124,8 @@ def parse_players(filename: str, content: bytes) -> list[ParsedRow]:
     if "first_name" not in columns or "last_name" not in columns:
         raise ImportFileError(
             _(
-                "The first row must name the columns; at least 'Vorname' and 'Nachname' "
-                "(optional: 'Verein', 'DDV-Nr', 'E-Mail')."
+                "The first row must name the columns; at least 'First name' and 'Last name' "
+                "(optional: 'Club', 'DDV number', 'E-mail'; German headings work too)."
             )
         )
     if len(table) - 1 > MAX_ROWS:
@@ -141,7 +159,34 @@ def check_values(values: dict[str, str]) -> dict[str, str]:
             validate_email(values["email"])
         except ValidationError:
             errors["email"] = _("This is not an e-mail address.")
+    form = values.get("name_form", "").strip().lower()
+    if form and form not in NAME_FORMS:
+        errors["name_form"] = _("The name form is full, initial or anonymous.")
+    for key in ("minor", "guardian_consent"):
+        if values.get(key, "").strip().lower() not in YES | NO:
+            errors[key] = _("Yes or no, please: %(value)s") % {"value": values[key]}
+    if not errors:
+        data = consent_of_row(values)
+        if (
+            data["minor"]
+            and not data["guardian_consent"]
+            and data["name_form"] != NAME_FORMS["anonym"]
+        ):
+            errors["guardian_consent"] = _(
+                "A player under 18 is published by name only with a parent's or guardian's "
+                "consent. Tick the consent or choose anonymous."
+            )
     return errors
+
+
+def consent_of_row(values: dict[str, str]) -> dict[str, Any]:
+    """The consent columns of a checked row as the registration takes them (no column:
+    full name, as every list imported before)."""
+    return {
+        "name_form": NAME_FORMS.get(values.get("name_form", "").strip().lower(), "full"),
+        "minor": values.get("minor", "").strip().lower() in YES,
+        "guardian_consent": values.get("guardian_consent", "").strip().lower() in YES,
+    }
 
 
 def _mark_repeats_in_file(rows: list[ParsedRow]) -> None:

@@ -7,9 +7,11 @@ import secrets
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
-from django.db.models import Q
+from django.db.models import F, Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
+
+from common.models import ChangeLog
 
 
 def new_token() -> str:
@@ -18,6 +20,15 @@ def new_token() -> str:
 
 def new_seed() -> int:
     return secrets.randbelow(2**31)
+
+
+class NameForm(models.TextChoices):
+    """How a player's name may be published (design decision 13): everywhere outside his
+    registry the name follows this choice, made with his consent at registration."""
+
+    FULL = "full", _("full name")
+    INITIAL = "initial", _("first name and initial")
+    ANONYMOUS = "anonymous", _("anonymous")
 
 
 class Player(models.Model):
@@ -44,6 +55,16 @@ class Player(models.Model):
     club = models.CharField(_("club"), max_length=120, blank=True)
     ddv_number = models.CharField(_("DDV member number"), max_length=20, blank=True)
     email = models.EmailField(_("e-mail"), blank=True)
+    name_form = models.CharField(
+        _("published name"),
+        max_length=12,
+        choices=NameForm.choices,
+        default=NameForm.FULL,
+        help_text=_("How the name is shown on public pages, documents and exports."),
+    )
+    minor = models.BooleanField(_("under 18"), default=False)
+    guardian_consent = models.BooleanField(_("guardian's consent"), default=False)
+    consent_at = models.DateTimeField(_("consent given at"), null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -55,6 +76,12 @@ class Player(models.Model):
                 fields=["owner", "ddv_number"],
                 condition=~Q(ddv_number=""),
                 name="player_ddv_number_unique_per_owner",
+            ),
+            # A minor's name is published (in any form but anonymous) only with his
+            # guardian's consent; without it he can be registered, anonymous only.
+            models.CheckConstraint(
+                condition=Q(minor=False) | Q(guardian_consent=True) | Q(name_form="anonymous"),
+                name="player_minor_published_with_guardian_consent",
             ),
         ]
 
@@ -148,6 +175,17 @@ class Tournament(models.Model):
     # which keeps its zero-repeat guarantee (see docs/seating.md).
     draw_seed = models.BigIntegerField(_("draw seed"), default=new_seed)
     registration_token = models.CharField(max_length=40, unique=True, default=new_token)
+    # The club that owns it (``common.ownership``); none: kept by superusers only.
+    club = models.ForeignKey(
+        "clubs.Club",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="tournaments",
+        verbose_name=_("club"),
+    )
+    # Who set it up and ran it (a record; the club's members keep it). The first one's
+    # registry holds its players.
     organizers = models.ManyToManyField(
         settings.AUTH_USER_MODEL, related_name="organized_tournaments", blank=True
     )
@@ -233,6 +271,9 @@ class Series(models.Model):
     draw_version = models.CharField(_("draw algorithm version"), max_length=20, blank=True)
     draw_mode = models.CharField(_("draw mode"), max_length=20, blank=True)
     repeats = models.PositiveIntegerField(_("repeated encounters"), default=0)
+    # Keep-apart pairs the draw could not honour: [{"pair": [start no., start no.],
+    # "reason": code}] (codes of ``seating.apart``), written with the tables.
+    keep_apart_report = models.JSONField(default=list, blank=True)
     drawn_at = models.DateTimeField(null=True, blank=True)
     closed_at = models.DateTimeField(null=True, blank=True)
 
@@ -247,6 +288,44 @@ class Series(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament} – {_('Series')} {self.number}"
+
+
+class KeepApart(models.Model):
+    """Two registrations of one tournament who must never share a table (a couple, a parent
+    and child). Registrations, not registry players: the draw seats registrations (start
+    numbers), a pair belongs to this tournament only, and withdrawing or deleting a
+    registration drops its pairs. Stored once with the smaller registration id first, so
+    the database refuses the same pair in the other order and a player with himself."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="keep_apart")
+    first = models.ForeignKey(Registration, on_delete=models.CASCADE, related_name="+")
+    second = models.ForeignKey(Registration, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament", "first__start_number", "second__start_number"]
+        verbose_name = _("keep-apart pair")
+        verbose_name_plural = _("keep-apart pairs")
+        constraints = [
+            models.UniqueConstraint(fields=["first", "second"], name="keep_apart_pair_once"),
+            models.CheckConstraint(condition=Q(first__lt=F("second")), name="keep_apart_ordered"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.first_id} / {self.second_id}"
+
+
+class TournamentChange(ChangeLog):
+    """Changes to a tournament's setup that its other logs do not hold (keep-apart pairs):
+    who, when, through which door, before and after."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="setup_changes"
+    )
+
+    class Meta(ChangeLog.Meta):
+        verbose_name = _("tournament change")
+        verbose_name_plural = _("tournament changes")
 
 
 class Table(models.Model):

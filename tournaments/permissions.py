@@ -1,10 +1,12 @@
 """Who may do what with a tournament and with a player registry. One rule, used by views,
 API and services alike.
 
-Registries (design decision 7): players belong to the registry of one owner. A tournament
-works in the registry of its owner, its first organizer (the one who created it); its
-co-organizers work in that registry for that tournament. A club account shared by several
-organizers would change only ``registry_owner`` and ``readable_players`` below.
+A tournament belongs to a club; its club's keepers keep it (``TOURNAMENTS``).
+
+Registries (design decision 7): players still belong to the registry of one user. A
+tournament works in the registry of its first organizer (the one who created it); the
+keepers of its club work in that registry for that tournament. Moving the registry to the
+club changes only ``registry_owner``, ``readable_players`` and ``may_merge`` below.
 """
 
 from __future__ import annotations
@@ -12,19 +14,40 @@ from __future__ import annotations
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Q, QuerySet
 
+from clubs import roles
+from common.ownership import Ownership
 from tournaments.models import Player, Tournament
+
+#: The one rule (``common.ownership``) applied to tournaments: kept by their club's keepers.
+#: Upper apps add the tournaments they govern (a league's groups) in their ``ready``.
+TOURNAMENTS: Ownership[Tournament] = Ownership(
+    Tournament, keepers="club", roles=roles.keeping_roles(roles.TOURNAMENTS)
+)
+
+
+#: The same rule for the referee calls of a tournament (``scoring.services.referee``): its
+#: club's referees handle them, and so do those who keep it.
+RULINGS: Ownership[Tournament] = Ownership(
+    Tournament, keepers="club", roles=roles.keeping_roles(roles.RULINGS)
+)
+
+
+def may_referee(user: AbstractBaseUser | AnonymousUser, tournament: Tournament) -> bool:
+    """Whether ``user`` may take and rule the referee calls of ``tournament``."""
+    return RULINGS.may_keep(user, tournament)
 
 
 def is_organizer(user: AbstractBaseUser | AnonymousUser, tournament: Tournament) -> bool:
-    if not user.is_authenticated:
-        return False
-    if getattr(user, "is_superuser", False):
-        return True
-    return tournament.organizers.filter(pk=user.pk).exists()
+    return TOURNAMENTS.may_keep(user, tournament)
 
 
 def can_view(user: AbstractBaseUser | AnonymousUser, tournament: Tournament) -> bool:
-    return tournament.is_public or is_organizer(user, tournament)
+    return TOURNAMENTS.may_see(user, tournament)
+
+
+def visible_tournaments(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Tournament]:
+    """The tournaments ``user`` may see: the public ones and those he organizes."""
+    return TOURNAMENTS.visible(user)
 
 
 def registry_owner(tournament: Tournament) -> int | None:
@@ -54,7 +77,8 @@ def readable_players(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Player]
         return Player.objects.none()
     if getattr(user, "is_superuser", False):
         return Player.objects.all()
-    organized = Player.objects.filter(registrations__tournament__organizers=user.pk).values("pk")
+    kept = Tournament.objects.filter(TOURNAMENTS.kept_by(user)).values("pk")
+    organized = Player.objects.filter(registrations__tournament__in=kept).values("pk")
     return Player.objects.filter(Q(owner_id=user.pk) | Q(pk__in=organized))
 
 

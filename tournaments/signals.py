@@ -10,3 +10,8 @@ from __future__ import annotations
 from django.dispatch import Signal
 
 players_merged = Signal()
+
+#: Sent once a player's anonymization (``tournaments.services.privacy``) has committed,
+#: with the ids of his tournaments (``tournament_ids``): every stored document of them may
+#: hold his name and is made again.
+player_anonymized = Signal()

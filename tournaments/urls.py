@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tournaments.views import organizer, players, public, registry, series
+from tournaments.views import keep_apart, organizer, players, public, registry, series
 
 app_name = "tournaments"
 
@@ -23,6 +23,11 @@ urlpatterns = [
     path("verwaltung/neu/", organizer.TournamentCreateView.as_view(), name="create"),
     path("verwaltung/spieler/", registry.RegistryView.as_view(), name="registry"),
     path("verwaltung/spieler/<int:pk>/", registry.MergeView.as_view(), name="registry-player"),
+    path(
+        "verwaltung/spieler/<int:pk>/anonymisieren/",
+        registry.AnonymizeView.as_view(),
+        name="registry-player-anonymize",
+    ),
     path("verwaltung/<slug:slug>/", organizer.DashboardView.as_view(), name="manage"),
     path(
         "verwaltung/<slug:slug>/bearbeiten/", organizer.TournamentUpdateView.as_view(), name="edit"
@@ -38,6 +43,11 @@ urlpatterns = [
         name="registration",
     ),
     path("verwaltung/<slug:slug>/import/", players.ImportView.as_view(), name="import"),
+    path(
+        "verwaltung/<slug:slug>/getrennt/",
+        keep_apart.KeepApartView.as_view(),
+        name="keep-apart",
+    ),
     path("verwaltung/<slug:slug>/einlass/", players.CheckInView.as_view(), name="checkin"),
     path(
         "verwaltung/<slug:slug>/einlass/<int:pk>/",

@@ -15,13 +15,28 @@ from hall.board import SeatLine, StandingLine, TableLine
 
 register = template.Library()
 
+#: Names longer than these (characters) are set smaller, the longest in two lines, so that
+#: a long double name is read whole from the back of the hall instead of cut off.
+LONG_NAME, LONGER_NAME = 22, 30
+
+
+def name_cell(name: str) -> str:
+    """The opening cell of a name ("Last, First" or "First Last"), sized by its length; the
+    longest in two lines, "Last," above "First" where there is a comma."""
+    if len(name) > LONGER_NAME:
+        last, comma, first = name.partition(", ")
+        text = f"{escape(last)},<br>{escape(first)}" if comma else escape(name)
+        return f'<td class="name longer">{text}'
+    size = " long" if len(name) > LONG_NAME else ""
+    return f'<td class="name{size}">{escape(name)}'
+
 
 @register.filter
 def seating_rows(lines: Iterable[SeatLine]) -> SafeString:
     # Every text is escaped, the rest are numbers.
     return mark_safe(
         "".join(
-            f'<tr><td class="name">{escape(line.name)}</td>'
+            f"<tr>{name_cell(line.name)}</td>"
             f'<td class="num table-no">{line.table:d}</td><td class="num">{line.seat:d}</td></tr>'
             for line in lines
         )
@@ -31,14 +46,19 @@ def seating_rows(lines: Iterable[SeatLine]) -> SafeString:
 @register.filter
 def standings_rows(lines: Iterable[StandingLine]) -> SafeString:
     rows = []
+    mark = escape(_("sheet not confirmed"))
     for line in lines:
+        unconfirmed = (
+            f' <small class="unconfirmed-mark" title="{mark}">*</small>' if line.unconfirmed else ""
+        )
         shared = '<span aria-hidden="true">=</span>' if line.shared else ""
         series = "".join(
             f'<td class="num series-col">{"–" if p is None else f"{p:d}"}</td>' for p in line.series
         )
+        row_class = ' class="row-unconfirmed"' if line.unconfirmed else ""
         rows.append(
-            f'<tr><td class="num">{line.place:d}.{shared}</td>'
-            f'<td class="name">{escape(line.name)}</td>{series}'
+            f'<tr{row_class}><td class="num">{line.place:d}.{shared}</td>'
+            f"{name_cell(line.name)}{unconfirmed}</td>{series}"
             f'<td class="num total">{line.total:d}</td></tr>'
         )
     return mark_safe("".join(rows))

@@ -25,11 +25,12 @@ from rest_framework.authentication import (
 )
 from rest_framework.request import Request
 
+from common.actors import API, Actor
 from common.api.base import ApiMixin
 from common.api.errors import ApiError
 from scoring.api.authentication import TableAuthentication, captain_table
 from scoring.api.headers import device_id
-from scoring.services import Actor, Door
+from scoring.doors import CAPTAIN
 from scoring.services.entry import captain_too_early_or_late
 from tournaments.api.access import require_organizer
 from tournaments.models import Series, Table
@@ -75,6 +76,6 @@ def writer(request: Request, table: Table, *, seat: int | None = None) -> Actor:
             raise ApiError(403, "wrong_table", _("This table link belongs to another table."))
         if table.series.status != Series.Status.RUNNING:
             raise captain_too_early_or_late(table)
-        return Actor(Door.CAPTAIN, seat=seat, device=device_id(request))
+        return Actor(CAPTAIN, seat=seat, device=device_id(request))
     require_organizer(request, table.series.tournament)
-    return Actor(Door.API, user=request.user, device=device_id(request))
+    return Actor(API, user=request.user, device=device_id(request))

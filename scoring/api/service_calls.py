@@ -10,12 +10,12 @@ from django.utils.translation import gettext as _
 from rest_framework.response import Response
 
 from common.api.errors import ApiError, raise_service_error
+from common.services import ServiceError
 from scoring.messages import engine_error_message
 from scoring.models import Game
 from scoring.services import GameEntered, SheetChanged
 from scoring.services.entry import current_sheet, game_json, sheet_state
 from tournaments.models import Table
-from tournaments.services import ServiceError
 
 
 def current_state(table: Table) -> dict[str, Any]:

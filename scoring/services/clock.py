@@ -16,11 +16,11 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from common.actors import Actor
+from common.services import Refusal, ServiceError
 from scoring.models import MAX_EXTENSION_MINUTES, AuditEntry, Extension, Pause
-from scoring.services import Actor
 from scoring.services.entry import earlier_with_key, fingerprint
 from tournaments.models import Series, Table
-from tournaments.services import Refusal, ServiceError
 from tournaments.services.lifecycle import require_running
 
 MAX_REASON = 200

@@ -5,13 +5,13 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from common.actors import Actor
+from common.services import Refusal, ServiceError
 from scoring.messages import engine_error_message
 from scoring.models import AuditEntry, Deduction, PlayerScore
 from scoring.rulesets import ruleset_for
-from scoring.services import Actor
 from scoring.services.series_totals import refresh_totals
 from tournaments.models import Registration, Series
-from tournaments.services import Refusal, ServiceError
 
 
 @transaction.atomic

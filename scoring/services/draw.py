@@ -13,7 +13,7 @@ from django.db import transaction
 from scoring.standings import points_before_series
 from tournaments import seating
 from tournaments.models import Series
-from tournaments.services.draw import draw_series as seat_players
+from tournaments.services.draw import seat_series
 
 
 def standings_order(series: Series) -> tuple[int, ...]:
@@ -25,7 +25,7 @@ def standings_order(series: Series) -> tuple[int, ...]:
 
 
 @transaction.atomic
-def draw_series(
+def draw_by_chance_or_standings(
     series: Series,
     *,
     seed: int | None = None,
@@ -36,6 +36,6 @@ def draw_series(
     seats the players by their points before it (the previous series must be closed)."""
     series = Series.objects.select_for_update().select_related("tournament").get(pk=series.pk)
     standings = standings_order(series) if mode == "standings" else ()
-    return seat_players(
+    return seat_series(
         series, seed=seed, mode=mode, keep_clubs_apart=keep_clubs_apart, standings=standings
     )

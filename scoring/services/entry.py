@@ -26,17 +26,19 @@ from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from common.actors import Actor
+from common.services import Refusal, ServiceError
 from rules.errors import EngineError
 from rules.ruleset import RuleSet
 from rules.series import Completion, Finding, Severity
+from scoring.doors import CAPTAIN
 from scoring.messages import engine_error_message, finding_message
 from scoring.models import AuditEntry, Game, PlayerScore, ScoreSheet
 from scoring.modes import MODES, Mode, Outcome
 from scoring.rulesets import ruleset_for
-from scoring.services import Actor, Door, GameEntered, SheetChanged
+from scoring.services import GameEntered, SheetChanged
 from scoring.services.series_totals import lock_ctes, refresh_totals, save_with_totals, sql_values
 from tournaments.models import Seat, Series, Table
-from tournaments.services import Refusal, ServiceError
 from tournaments.services.lifecycle import series_not_running
 
 T = TypeVar("T", GameEntered, SheetChanged)
@@ -161,7 +163,7 @@ def check_permission(table: Table, sheet: ScoreSheet, actor: Actor, reason: str)
     """Captains write to an open sheet of a running series; organizers also later, with a
     reason once the sheet is submitted or the series closed."""
     status = table.series.status
-    if actor.via == Door.CAPTAIN:
+    if actor.via == CAPTAIN:
         if status != Series.Status.RUNNING:
             raise captain_too_early_or_late(table)
         if sheet.status != ScoreSheet.Status.OPEN:
@@ -200,6 +202,32 @@ def check_version(sheet: ScoreSheet, expected_version: int | None, *, bumped: bo
             ),
             refusal=Refusal.CONFLICT,
             data={"version": current},
+        )
+
+
+def check_next_number(expected: int, next_number: int) -> None:
+    """A new game the client numbered ``expected`` must be the sheet's next one: a lower
+    number was taken by another device meanwhile; a higher one means an earlier game of the
+    client never arrived (games are accepted in order only)."""
+    data = {"next_number": next_number}
+    if expected < next_number:
+        raise ServiceError(
+            "number_taken",
+            _(
+                "Game %(number)d has already been entered on another device; "
+                "this entry was kept for the organizers."
+            )
+            % {"number": expected},
+            refusal=Refusal.CONFLICT,
+            data=data,
+        )
+    if expected > next_number:
+        raise ServiceError(
+            "out_of_order",
+            _("Game %(number)d cannot be saved before game %(next)d.")
+            % {"number": expected, "next": next_number},
+            refusal=Refusal.CONFLICT,
+            data=data,
         )
 
 
@@ -259,7 +287,18 @@ def record_audit(
     table: Table, number: int | None, action: str, actor: Actor, before: Any, after: Any,
     reason: str = "", *, key: str | None = None, sent: Any = None, response: Any = None,
 ) -> None:  # fmt: skip
-    AuditEntry.objects.create(
+    audit_entry(
+        table, number, action, actor, before, after, reason, key=key, sent=sent,
+        response=response,
+    ).save()  # fmt: skip
+
+
+def audit_entry(
+    table: Table, number: int | None, action: str, actor: Actor, before: Any, after: Any,
+    reason: str = "", *, key: str | None = None, sent: Any = None, response: Any = None,
+) -> AuditEntry:  # fmt: skip
+    """The audit entry of a change of the table's sheet, unsaved."""
+    return AuditEntry(
         tournament_id=table.series.tournament_id,
         table=table,
         game_number=number,
@@ -336,10 +375,16 @@ def save_game(
     actor: Actor,
     reason: str = "",
     idempotency_key: str | None = None,
+    expected_number: int | None = None,
+    review: bool = False,
 ) -> GameEntered:
     """Enter the next game (``number`` None or the next number) or correct game ``number``.
     ``facts``: the game as the table reports it; derived fields are completed (and checked
-    if sent) by the rules engine."""
+    if sent) by the rules engine. ``expected_number`` (a new game only): the number the
+    client believes the next game has; checked under the lock, so a game another device
+    entered meanwhile is never corrected by it (``number_taken``, ``out_of_order``).
+    ``review``: the answer carries the sheet's report (``GameEntered.report``), read from
+    the completion's one replay, so a page can show the sheet without replaying it again."""
     sent = {"action": "game", "number": number, "facts": facts}
     return idempotent(
         table,
@@ -347,7 +392,16 @@ def save_game(
         sent,
         _rebuild_entered,
         lambda: _save_game(
-            table, facts, number, expected_version, actor, reason, idempotency_key, sent
+            table,
+            facts,
+            number,
+            expected_version,
+            actor,
+            reason,
+            idempotency_key,
+            sent,
+            expected_number,
+            review,
         ),
     )
 
@@ -355,13 +409,16 @@ def save_game(
 @transaction.atomic
 def _save_game(
     table: Table, facts: Any, number: int | None, expected_version: int | None, actor: Actor,
-    reason: str, key: str | None, sent: Any,
+    reason: str, key: str | None, sent: Any, expected_number: int | None = None,
+    review: bool = False,
 ) -> GameEntered:  # fmt: skip
     claim = claim_sheet(table, expected_version)
     sheet, registrations, rows = claim.sheet, claim.registrations, claim.rows
     check_permission(table, sheet, actor, reason)
-    check_version(sheet, expected_version, bumped=claim.bumped)
     next_number = len(rows) + 1
+    if expected_number is not None:
+        check_next_number(expected_number, next_number)
+    check_version(sheet, expected_version, bumped=claim.bumped)
     if number is None:
         number = next_number
     if type(number) is not int or not 1 <= number <= next_number:
@@ -371,7 +428,9 @@ def _save_game(
             % {"number": number, "next": next_number},
             field="number",
         )
-    completion, outcome = _complete(table, sheet, rows, facts, number, len(registrations))
+    completion, outcome = _complete(
+        table, sheet, rows, facts, number, len(registrations), review=review
+    )
     assert completion.data is not None
     new = number == next_number
     if new:
@@ -381,38 +440,47 @@ def _save_game(
         before = game_json(game)
         game.revision += 1
     fill_game(game, completion, outcome)
-    game.save()
-    _save_scores(game, table, outcome, registrations, new=new, locked=claim.bumped)
+    if not (new and claim.bumped):
+        game.save()  # else inserted with its score rows (_save_scores)
     if not claim.bumped:
-        _bump(sheet)
+        _bump(sheet)  # the sheet is locked already (lock_sheet)
     entered = GameEntered(
-        game_json(game), state_json(sheet, completion.after.to_json()), created=new
+        game_json(game),
+        state_json(sheet, completion.after.to_json()),
+        created=new,
+        report=completion.report,
     )
     action = "scoring.game.created" if new else "scoring.game.corrected"
-    record_audit(
+    audit = audit_entry(
         table, number, action, actor, before, entered.game, reason,
         key=key, sent=sent, response={**entered.to_json(), "created": new},
     )  # fmt: skip
+    _save_scores(game, table, outcome, registrations, audit, new=new, locked=claim.bumped)
     return entered
 
 
 def _complete(
     table: Table, sheet: ScoreSheet, rows: list[dict[str, Any]], facts: Any, number: int,
-    size: int,
+    size: int, *, review: bool = False,
 ) -> tuple[Completion, Outcome]:  # fmt: skip
     """The game completed, checked and scored by the engine, or the refusal."""
     ruleset = ruleset_for(table.series.tournament)
-    return score_row(mode_of(sheet), ruleset, rows, facts, number, size, timeout=sheet.timeout)
+    return score_row(
+        mode_of(sheet), ruleset, rows, facts, number, size, timeout=sheet.timeout, review=review
+    )
 
 
 def score_row(
     mode: Mode, ruleset: RuleSet, rows: list[dict[str, Any]], facts: Any, number: int,
-    size: int, *, timeout: bool,
+    size: int, *, timeout: bool, review: bool = False,
 ) -> tuple[Completion, Outcome]:  # fmt: skip
     """Row ``number`` of a sheet whose earlier rows are ``rows``, completed, checked and
     scored by the engine, or the refusal (``ServiceError``): what every saved game passes,
-    an entry as well as an imported archive's game."""
-    completion = mode.complete(rows, facts, size, ruleset, number=number, timeout=timeout)
+    an entry as well as an imported archive's game. ``review``: with the whole sheet's
+    report from the same replay (``Completion.report``)."""
+    completion = mode.complete(
+        rows, facts, size, ruleset, number=number, timeout=timeout, review=review
+    )
     if isinstance(completion, EngineError):
         raise engine_error(completion)
     for finding in completion.findings:
@@ -457,12 +525,13 @@ def player_scores(
 
 
 def _save_scores(
-    game: Game, table: Table, outcome: Outcome, registrations: dict[int, int], *, new: bool,
-    locked: bool,
+    game: Game, table: Table, outcome: Outcome, registrations: dict[int, int],
+    audit: AuditEntry, *, new: bool, locked: bool,
 ) -> None:  # fmt: skip
-    """Replace the game's score rows and recompute the totals of the players concerned.
-    ``locked``: the claim of the sheet locked the seated players' totals already (on
-    PostgreSQL); the rows and the totals then take one statement."""
+    """Replace the game's score rows, recompute the totals of the players concerned and
+    save the change's ``audit`` entry. ``locked``: the claim of the sheet locked the seated
+    players' totals already (on PostgreSQL); the rows, the totals and the audit entry then
+    take one statement, and so does a new ``game`` (unsaved until then)."""
     touched = {registrations[seat] for seat in outcome.seats}
     if not new:
         old = PlayerScore.objects.filter(game=game)
@@ -471,11 +540,13 @@ def _save_scores(
     scores = player_scores(game, table.series, outcome, registrations)
     if locked:
         seated = set(registrations.values())
-        save_with_totals(table.series, scores, sorted(seated))
+        unsaved = game if game.pk is None else None
+        save_with_totals(table.series, scores, sorted(seated), also=audit, game=unsaved)
         refresh_totals(table.series, touched - seated)  # rows of players seated no more
     else:
         PlayerScore.objects.bulk_create(scores)
         refresh_totals(table.series, touched)
+        audit.save()
 
 
 def _bump(sheet: ScoreSheet) -> None:

@@ -26,9 +26,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import Count, Q, QuerySet, Sum
+from django.db.models import Count, Model, Q, QuerySet, Sum
 from django.db.models.functions import Coalesce
 
+from common.sql import insert_cte
 from scoring.models import PlayerScore, SeriesTotal, TournamentTotal
 from scoring.signals import announce_totals_changed
 from tournaments.models import Series, Tournament
@@ -150,11 +151,12 @@ def lock_ctes(players: str, after: str = "true") -> str:
     """.format(**_tables(), players=players, after=after)  # every value is a parameter
 
 
-def recompute_sql(inserted: str = "") -> str:
+def recompute_sql(inserted: str = "", returning: str = "") -> str:
     """One statement: the players' series totals summed from their score rows, and their
     tournament totals from those and their totals of the other series (what ``summed`` and
     ``over_series`` compute). ``inserted``: a CTE named ``inserted`` that inserts score rows
-    of the series and returns them (their own statement does not see them otherwise).
+    of the series and returns them (their own statement does not see them otherwise), after
+    the CTEs it needs; ``returning``: what each updated tournament totals row returns.
 
     It must run after the locks (``lock_ctes``), in a later statement: it then reads every
     writer before us."""
@@ -220,20 +222,41 @@ def recompute_sql(inserted: str = "") -> str:
                deductions = o.deductions, series_points = o.series_points
           FROM overall o
          WHERE t.registration_id = o.registration_id
+        {returning}
     """.format(
-        **_tables(), ids=IDS, new=new, inserted_cte=f"{inserted}," if inserted else ""
+        **_tables(),
+        ids=IDS,
+        new=new,
+        inserted_cte=f"{inserted}," if inserted else "",
+        returning=f"RETURNING {returning}" if returning else "",
     )  # table names from the models; every value is a parameter
 
 
-def save_with_totals(series: Series, scores: list[PlayerScore], locked: list[int]) -> None:
+def save_with_totals(
+    series: Series,
+    scores: list[PlayerScore],
+    locked: list[int],
+    also: Model | None = None,
+    game: Model | None = None,
+) -> None:
     """Insert a game's score rows (unsaved, of ``series``) and recompute the totals of the
     ``locked`` players (their totals locked by an earlier statement, see ``lock_ctes``) in
-    one statement. PostgreSQL only."""
-    inserted = """
+    one statement, which also inserts the unsaved ``also`` (the change's audit entry) and,
+    for a new game, the unsaved ``game`` of the rows (its id then set on it).
+    PostgreSQL only."""
+    ctes: list[str] = []
+    extra: dict[str, Any] = {}
+    game_id = "%(game)s"
+    if game is not None:
+        cte, extra = insert_cte(game, "new_game", returning="id")
+        ctes.append(cte)
+        game_id = "(SELECT id FROM new_game)"
+    ctes.append(
+        """
         inserted AS (
             INSERT INTO {ps} (tournament_id, series_id, series_number, registration_id,
                 game_id, deduction_id, seat, points, played, solo, compulsory, won)
-            SELECT %(tournament)s, %(series)s, %(number)s, u.registration_id, %(game)s, NULL,
+            SELECT %(tournament)s, %(series)s, %(number)s, u.registration_id, {game_id}, NULL,
                    u.seat, u.points, u.played, u.solo, u.compulsory, u.won
               FROM unnest(%(s_registration)s::bigint[], %(s_seat)s::int[],
                           %(s_points)s::int[], %(s_played)s::bool[], %(s_solo)s::bool[],
@@ -241,7 +264,12 @@ def save_with_totals(series: Series, scores: list[PlayerScore], locked: list[int
                    AS u(registration_id, seat, points, played, solo, compulsory, won)
             RETURNING registration_id, points, played, solo, compulsory, won, deduction_id
         )
-    """.format(**_tables())
+    """.format(**_tables(), game_id=game_id)
+    )
+    if also is not None:
+        cte, also_values = insert_cte(also, "also")
+        ctes.append(cte)
+        extra.update(also_values)
     games = {s.game_id for s in scores}
     assert len(games) == 1 and all(s.series_id == series.pk for s in scores)
     values = {
@@ -251,9 +279,17 @@ def save_with_totals(series: Series, scores: list[PlayerScore], locked: list[int
             f"s_{f}": [getattr(s, "registration_id" if f == "registration" else f) for s in scores]
             for f in ("registration", "seat", "points", "played", "solo", "compulsory", "won")
         },
+        **extra,
     }
+    returning = "(SELECT id FROM new_game)" if game is not None else ""
     with connection.cursor() as cursor:
-        cursor.execute(recompute_sql(inserted), values)
+        cursor.execute(recompute_sql(", ".join(ctes), returning=returning), values)
+        if game is not None:
+            # Every locked player's totals row is updated, so each row names the game.
+            found = cursor.fetchone()
+            assert found is not None, "no totals row updated"
+            game.pk = found[0]
+            game._state.adding, game._state.db = False, connection.alias
     announce_totals_changed(series.tournament_id)
 
 

@@ -12,11 +12,13 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from common.actors import Actor
+from common.services import Refusal, ServiceError
 from rules.series import Finding, NextGame, SeriesReport
 from scoring.messages import finding_json, finding_message
 from scoring.models import ScoreSheet
 from scoring.rulesets import ruleset_for
-from scoring.services import Actor, SheetChanged
+from scoring.services import SheetChanged
 from scoring.services.entry import (
     captain_too_early_or_late,
     check_version,
@@ -27,7 +29,6 @@ from scoring.services.entry import (
     stored_rows,
 )
 from tournaments.models import Series, Table
-from tournaments.services import Refusal, ServiceError
 from tournaments.services.lifecycle import require_running
 
 DONE = (ScoreSheet.Status.SUBMITTED, ScoreSheet.Status.CONFIRMED)
@@ -47,13 +48,10 @@ def findings_for(table: Table, sheet: ScoreSheet, *, complete: bool = True) -> t
 def review(
     table: Table, sheet: ScoreSheet, records: list[dict[str, Any]], size: int
 ) -> SeriesReport:
-    """What comes next and the findings of the sheet so far, from one replay (two when the
-    sheet is complete: only then do missing games and compulsory solos count)."""
+    """What comes next and the findings of the sheet so far, from one replay (the findings
+    of a complete sheet, missing games and compulsory solos, once it is finished)."""
     mode, ruleset = mode_of(sheet), ruleset_for(table.series.tournament)
-    report = mode.validate(records, size, ruleset, timeout=sheet.timeout, complete=False)
-    if report.next.finished:
-        report = mode.validate(records, size, ruleset, timeout=sheet.timeout, complete=True)
-    return report
+    return mode.validate(records, size, ruleset, timeout=sheet.timeout, complete=None)
 
 
 def after_time_out(

@@ -7,7 +7,6 @@ submit/confirm steps. Every change goes through scoring.services; the views only
 from __future__ import annotations
 
 import secrets
-import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -15,31 +14,55 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse, HttpResponseBase
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views import View
 
+from common.actors import ORGANIZER, Actor
 from common.parsing import whole_number
-from rules.series import NextGame
-from scoring.clock import TableClock
+from common.services import Refusal, ServiceError
+from rules.series import SeriesReport
+from scoring.doors import CAPTAIN
 from scoring.forms import GameForm, TranscriptionForm, form_field_for, form_field_for_transcription
-from scoring.messages import breakdown_lines, named_finding, tell
+from scoring.messages import named_finding
 from scoring.models import Game, ScoreSheet
-from scoring.services import Actor, Door
+from scoring.referee_box import CallForm, latest_call, provisional, referee_box
+from scoring.services import GameEntered
+from scoring.services.contact import record_contact
 from scoring.services.entry import current_sheet, delete_last_game, preview_game, save_game
-from scoring.services.sheet import after_time_out, confirm_sheet, review, submit_sheet
-from scoring.timing import series_clock
-from scoring.totals import running_totals, seat_points
+from scoring.services.sheet import confirm_sheet, review, submit_sheet
+from scoring.sheet_page import (
+    ClockBox,
+    Door,
+    SheetPage,
+    SheetSeat,
+    build_page,
+    build_preview,
+    clock_box,
+    names_of,
+    own_clock,
+    seat_choices,
+    seating_of,
+)
 from tournaments.models import Series, Table
 from tournaments.permissions import is_organizer
-from tournaments.services import Refusal, ServiceError
 
 #: A random value per browser that tells the phones at a table apart: the sheet is confirmed
 #: from another phone than the one that submitted it.
 DEVICE_COOKIE = "doko_device"
 DEVICE_MAX_AGE = 365 * 24 * 3600
+
+
+#: The most games a phone's outbox can sensibly report; more is junk and ignored.
+MAX_PENDING = 10_000
+
+
+def pending_of(request: HttpRequest) -> int | None:
+    """The phone's ``X-Outbox-Pending`` header: games it still holds, or None."""
+    value = whole_number(request.headers.get("X-Outbox-Pending", ""), digits=5)
+    return value if value is not None and 0 <= value <= MAX_PENDING else None
 
 
 def device_of(request: HttpRequest) -> str:
@@ -48,99 +71,19 @@ def device_of(request: HttpRequest) -> str:
 
 
 @dataclass(frozen=True)
-class SheetSeat:
-    """A player at the table as the sheet shows him: full name, and a short form in two
-    parts ("Anna", "S.") for the narrow score columns of a phone."""
+class Flash:
+    """A message above the page, as ``django.contrib.messages`` shows one."""
 
-    position: int
-    name: str
-    first: str
-    last: str
+    tags: str
+    text: str
 
-    @property
-    def short(self) -> str:
-        return f"{self.first} {self.last}".strip()
+    def __str__(self) -> str:
+        return self.text
 
 
-@dataclass(frozen=True)
-class SheetRow:
-    game: Game
-    points: tuple[int, ...]
-    totals: tuple[int, ...]
-
-
-@dataclass(frozen=True)
-class BreakdownLine:
-    """One item of a game's value and the party it counts for ("Re"/"Kontra", in a solo
-    "soloist"/"opponents")."""
-
-    label: str
-    party: str
-    party_label: str
-    points: int
-
-
-@dataclass(frozen=True)
-class Chip:
-    seat: SheetSeat
-    points: int
-
-
-@dataclass(frozen=True)
-class Preview:
-    """A game's value explained: who won, the items of the value, everyone's points."""
-
-    winner: str | None
-    value: int
-    solo: bool
-    lines: list[BreakdownLine]
-    chips: list[Chip]
-
-
-def short_names(names: list[tuple[str, str]]) -> list[tuple[str, str]]:
-    """Short forms of (first, last) names, unique at the table: ("Anna", "S."); where two
-    would look alike, more of the last name ("Sch."), up to all of it."""
-
-    def form(first: str, last: str, letters: int) -> tuple[str, str]:
-        if not first or not last:
-            return (first or last, "")
-        return (first, last if letters >= len(last) else f"{last[:letters]}.")
-
-    letters = [1] * len(names)
-    while True:
-        forms = [form(f, last, n) for (f, last), n in zip(names, letters, strict=True)]
-        clash = [i for i, x in enumerate(forms) if forms.count(x) > 1]
-        grow = [i for i in clash if letters[i] < len(names[i][1])]
-        if not grow:
-            return forms
-        for i in grow:
-            letters[i] += 1
-
-
-def build_preview(
-    seating: list[SheetSeat],
-    *,
-    winner: str | None,
-    value: int,
-    scores: Mapping[str, Any],
-    breakdown: list[dict[str, object]],
-    record: Mapping[str, Any],
-) -> Preview:
-    solo = len(record.get("re") or []) == 1  # a solo or a Hochzeit played alone
-    parties = (
-        {"re": _("Soloist"), "kontra": _("Opponents")} if solo else {"re": "Re", "kontra": "Kontra"}
-    )
-    lines = [
-        BreakdownLine(
-            label=str(line["label"]),
-            party=str(line.get("party", "")),
-            party_label=parties.get(str(line.get("party", "")), ""),
-            points=int(str(line.get("points", 0))),
-        )
-        for line in breakdown_lines(breakdown)
-    ]
-    chips = [Chip(s, int(scores.get(str(s.position), 0))) for s in seating]
-    return Preview(winner or None, value, solo, lines, chips)
+def wants_swap(request: HttpRequest) -> bool:
+    """The page's own script (htmx) asks: the answer is the page's main part, not a page."""
+    return request.headers.get("HX-Request") == "true"
 
 
 class SheetView(View):
@@ -150,6 +93,7 @@ class SheetView(View):
     table: Table
     device: str = ""
     as_organizer = False
+    call_form: CallForm | None = None  # the referee call's form posted back with its errors
 
     def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         refused = self.resolve(request, **kwargs)
@@ -182,6 +126,15 @@ class SheetView(View):
     def reason(self) -> str:
         return self.request.POST.get("reason", "").strip()
 
+    def writable(self, sheet: ScoreSheet) -> bool:
+        """Whether this door may change the sheet's games: organizers once the series has
+        started (with a reason later on), captains while it runs and the sheet is open. The services
+        decide; the page only leaves out the forms they would refuse."""
+        status = self.table.series.status
+        if self.as_organizer:
+            return status in (Series.Status.RUNNING, Series.Status.CLOSED)
+        return status == Series.Status.RUNNING and sheet.status == ScoreSheet.Status.OPEN
+
     def home(self) -> HttpResponse:
         return redirect(self.base())
 
@@ -193,55 +146,49 @@ class SheetView(View):
         return self._seats
 
     def seating(self) -> list[SheetSeat]:
-        seats = self.seats()
-        players = [s.registration.player for s in seats]
-        shorts = short_names([(p.first_name, p.last_name) for p in players])
-        return [
-            SheetSeat(s.position, str(p), first, last)
-            for s, p, (first, last) in zip(seats, players, shorts, strict=True)
-        ]
+        return seating_of(self.seats())
 
     def names(self) -> dict[int, str]:
         """Seat -> player, for messages that name a seat."""
-        return {s.position: str(s.registration.player) for s in self.seats()}
+        return names_of(self.seats())
 
-    def own_clock(self) -> TableClock | None:
-        """The table's clock while its series runs (None before the signal)."""
-        series = self.table.series
-        if series.status != Series.Status.RUNNING:
-            return None
-        hall = series_clock(series)
-        return hall.for_table(self.table.number) if hall else None
+    def door(self, sheet: ScoreSheet) -> Door:
+        return Door(self.base(), self.as_organizer, self.device, self.writable(sheet))
 
-    def clock(
-        self, sheet: ScoreSheet, records: list[dict[str, Any]], nxt: NextGame
-    ) -> dict[str, Any]:
-        """The table's clock while it still plays (running series, open sheet, games left);
-        once its time is up or called, what may still be played: the game in progress,
-        then the compulsory solos still open (who)."""
-        if self.table.series.status != Series.Status.RUNNING:
-            return {}
-        if sheet.status != "open" or nxt.finished:
-            return {}
-        own = self.own_clock()
-        context: dict[str, Any] = {"clock": own, "clock_paused": bool(own and own.paused)}
-        if sheet.timeout or (own is not None and own.is_up):
-            after = (
-                nxt
-                if sheet.timeout
-                else after_time_out(self.table, sheet, records, len(self.seats()))
-            )
-            names = self.names()
-            context.update(
-                time_up=True,
-                time_called=sheet.timeout,
-                solos_open=after.compulsory_open,
-                solos_text=", ".join(
-                    _("%(name)s (seat %(seat)s)") % {"name": names.get(seat, ""), "seat": seat}
-                    for seat in after.compulsory_open
-                ),
-            )
-        return context
+    def sheet_page(
+        self,
+        form: GameForm | TranscriptionForm | None = None,
+        *,
+        editing: Game | None = None,
+        report: SeriesReport | None = None,
+    ) -> SheetPage:
+        """The page's data; ``report``: the sheet's report when the caller has it (a save's
+        completion), else one replay here."""
+        seats = self.seats()
+        sheet = current_sheet(self.table)
+        games = list(Game.objects.filter(table=self.table).order_by("number"))
+        if report is None:
+            records = [{**g.record, "dealer": g.dealer} for g in games]
+            report = review(self.table, sheet, records, len(seats))
+        posted = self.request.method == "POST" and form is not None
+        base = self.base()
+        call = latest_call(self.table)
+        return build_page(
+            self.table,
+            door=self.door(sheet),
+            seats=seats,
+            sheet=sheet,
+            games=games,
+            report=report,
+            form=form,
+            editing=editing,
+            reason=self.reason() if posted else "",
+            posted_key=self.request.POST.get("idempotency_key", "") if posted else "",
+            provisional=provisional(call, games),
+            referee=None
+            if self.as_organizer
+            else referee_box(self.table, games, base, call, self.call_form),
+        )
 
     def page(
         self,
@@ -249,117 +196,33 @@ class SheetView(View):
         *,
         editing: Game | None = None,
         status: int = 200,
-        **extra: Any,
+        report: SeriesReport | None = None,
     ) -> HttpResponse:
-        seats = self.seats()
-        seating = self.seating()
-        names = self.names()
-        sheet = current_sheet(self.table)
-        games = list(Game.objects.filter(table=self.table).order_by("number"))
-        positions = [s.position for s in seats]
-        sums = running_totals((seat_points(g.scores) for g in games), positions)
-        rows = [SheetRow(g, r.points, r.totals) for g, r in zip(games, sums, strict=True)]
-        totals = sums[-1].totals if sums else (0,) * len(positions)
-        records = [{**g.record, "dealer": g.dealer} for g in games]
-        report = review(self.table, sheet, records, len(seats))
-        nxt, told = report.next, tell(report.findings, names)
-        if editing is not None:  # at a five-player table the game's dealer sat out
-            sitting = editing.dealer if len(seats) == 5 else None
-        else:
-            sitting = nxt.sitting_out
-        if form is None:
-            form = self.new_form(seats, nxt, editing, sitting)
-        preview = None
-        if editing is not None and not form.is_bound and editing.breakdown:
-            preview = build_preview(
-                seating,
-                winner=editing.winner,
-                value=editing.value,
-                scores=editing.scores,
-                breakdown=editing.breakdown,
-                record=editing.record,
-            )
-        closed = self.table.series.status == Series.Status.CLOSED
-        posted_key = self.request.POST.get("idempotency_key", "")
-        dealer = editing.dealer if editing else nxt.dealer
-        return render(
-            self.request,
-            "scoring/table_home.html",
-            {
-                "table": self.table,
-                "series": self.table.series,
-                "tournament": self.table.series.tournament,
-                "seating": seating,
-                "sheet": sheet,
-                "rows": rows,
-                "totals": totals,
-                "next": nxt,
-                "closed": closed,
-                # a new game can be entered (a correction is ``editing``)
-                "entering": editing is None and sheet.status == "open" and not nxt.finished,
-                "last_game": games[-1] if games else None,
-                "can_correct": sheet.status == "open" or self.as_organizer,
-                "dealer_name": names.get(dealer) if dealer is not None else None,
-                "forced_name": names.get(nxt.forced) if nxt.forced else None,
-                "sitting_out": sitting,
-                "form": form,
-                "editing": editing,
-                "preview": preview,
-                # A form shown again keeps its key: a resend is then recognised.
-                "idempotency_key": posted_key if form.is_bound else uuid.uuid4().hex,
-                "base": self.base(),
-                "as_organizer": self.as_organizer,
-                "organizers_confirm": self.table.series.tournament.confirmation == "organizer",
-                "reason": self.reason() if self.request.method == "POST" else "",
-                "errors": [f for f in told if f.error],
-                "warnings": [f for f in told if not f.error],
-                **self.clock(sheet, records, nxt),
-                **extra,
-            },
-            status=status,
-        )
-
-    def seat_choices(self, seats: list[Any], sitting_out: int | None) -> list[tuple[int, str]]:
-        return [
-            (s.position, f"{s.position} · {s.registration.player}")
-            for s in seats
-            if s.position != sitting_out
-        ]
-
-    def transcribing(self) -> bool:
-        return current_sheet(self.table).mode == "transcription"
-
-    def new_form(
-        self, seats: list[Any], nxt: NextGame, editing: Game | None, sitting: int | None
-    ) -> GameForm | TranscriptionForm:
-        choices = self.seat_choices(seats, sitting)
-        if self.transcribing():
-            if editing is not None:
-                initial = TranscriptionForm.initial_from_record(editing.record)
-            else:
-                forced = nxt.forced
-                initial = {"soloist": forced, "forced": bool(forced), "compulsory": bool(forced)}
-            return TranscriptionForm(initial=initial, seats=choices, sitting_out=sitting)
-        if editing is not None:
-            initial = GameForm.initial_from_record(editing.record)
-        else:
-            initial = {"contract": "normal"}
-            if nxt.forced:
-                initial = {"contract": "solo", "soloist": nxt.forced}
-        return GameForm(initial=initial, seats=choices)
+        """The sheet's page; to the page's script (``wants_swap``) only its main part."""
+        page = self.sheet_page(form, editing=editing, report=report)
+        if wants_swap(self.request):
+            context = {"page": page, "flashes": messages.get_messages(self.request)}
+            return render(self.request, "scoring/sheet_swap.html", context, status=status)
+        return render(self.request, "scoring/table_home.html", {"page": page}, status=status)
 
     def bound_form(self) -> GameForm | TranscriptionForm:
         """The form as posted. Its layout follows the seat that sat out on the page the
         captain saw (posted back with it); the engine checks the game against the sheet."""
-        seats = self.seats()
-        raw = self.request.POST.get("sitting_out", "")
-        sitting = whole_number(raw, digits=2)
-        if sitting not in {s.position for s in seats}:
-            sitting = None
-        choices = self.seat_choices(seats, sitting)
-        if self.transcribing():
-            return TranscriptionForm(self.request.POST, seats=choices, sitting_out=sitting)
-        return GameForm(self.request.POST, seats=choices)
+        return bound_game_form(self.table, self.seats(), self.request.POST)
+
+
+def bound_game_form(
+    table: Table, seats: list[Any], data: QueryDict
+) -> GameForm | TranscriptionForm:
+    """A game's form bound to ``data`` (posted, or read from a hand-over code), as the
+    table's sheet takes it: the entry or the transcription form."""
+    sitting = whole_number(data.get("sitting_out", ""), digits=2)
+    if sitting not in {s.position for s in seats}:
+        sitting = None
+    choices = seat_choices(seats, sitting)
+    if current_sheet(table).mode == "transcription":
+        return TranscriptionForm(data, seats=choices, sitting_out=sitting)
+    return GameForm(data, seats=choices)
 
 
 def _version(request: HttpRequest) -> int | None:
@@ -373,7 +236,7 @@ def _message(error: ServiceError, names: Mapping[int, str]) -> str:
     return named_finding(finding, names) if isinstance(finding, Mapping) else error.message
 
 
-def _attach(
+def attach_error(
     form: GameForm | TranscriptionForm, error: ServiceError, names: Mapping[int, str]
 ) -> None:
     """Show an error of the rules engine next to the form field it concerns."""
@@ -382,11 +245,14 @@ def _attach(
         field = form_field_for_transcription(error.field)
     elif error.field:
         field = form_field_for(error.field, form.cleaned_data.get("contract"))
+        if field == "re_points" and isinstance(form, GameForm):  # maybe typed as Kontra's
+            field = form.points_field()
     form.add_error(field if field in form.fields else None, _message(error, names))
 
 
 class CaptainDoor:
-    """The private table link: works only while the series runs."""
+    """The private table link: enters games while the series runs; once it is closed, the
+    sheet stays readable (nothing can be sent from it any more)."""
 
     table: Table
     request: HttpRequest
@@ -396,14 +262,18 @@ class CaptainDoor:
         self.table = get_object_or_404(
             Table.objects.select_related("series__tournament"), captain_token=kwargs["token"]
         )
-        if self.table.series.status != Series.Status.RUNNING:
-            return render(request, "scoring/captain_closed.html", {"table": self.table}, status=403)
-        return None
+        record_contact(self.table.pk, pending_of(request))
+        status = self.table.series.status
+        if status == Series.Status.RUNNING:
+            return None
+        if status == Series.Status.CLOSED and request.method in ("GET", "HEAD"):
+            return None
+        return render(request, "scoring/captain_closed.html", {"table": self.table}, status=403)
 
     def actor(self) -> Actor:
         seat = self.request.POST.get("seat", "")
         number = whole_number(seat, digits=2)
-        return Actor(Door.CAPTAIN, seat=number, device=self.device)
+        return Actor(CAPTAIN, seat=number, device=self.device)
 
     def base(self) -> str:
         return reverse("scoring:captain", kwargs={"token": self.table.captain_token})
@@ -421,21 +291,25 @@ class ClockView(SheetView):
     it reads them once to say what may still be played, and the page stops polling."""
 
     def get(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        own = self.own_clock()
-        context: dict[str, Any] = {"base": self.base()}
+        own = own_clock(self.table)
+        box = ClockBox()
         if own is not None and not own.is_up:
-            context.update(clock=own, clock_paused=own.paused)
+            box = ClockBox(own, paused=own.paused)
         elif own is not None:
             sheet = current_sheet(self.table)
             games = Game.objects.filter(table=self.table).order_by("number")
             records = [{**g.record, "dealer": g.dealer} for g in games]
             nxt = review(self.table, sheet, records, len(self.seats())).next
-            context.update(self.clock(sheet, records, nxt))
-        return render(request, "scoring/_table_clock.html", context)
+            box = clock_box(self.table, sheet, records, nxt, self.names())
+        return render(request, "scoring/_table_clock.html", {"box": box, "base": self.base()})
 
 
 class GameSaveView(SheetView):
-    """Enter the next game (no ``number``) or correct game ``number``."""
+    """Enter the next game (no ``number``) or correct game ``number``.
+
+    A plain form post is answered with a redirect to the sheet. The page's script (htmx)
+    gets the sheet's main part at once instead, built from the save's own replay: one round
+    trip and one replay per save."""
 
     def get(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         if "number" not in kwargs:  # the entry form lives on the sheet's home page
@@ -458,23 +332,37 @@ class GameSaveView(SheetView):
                 actor=self.actor(),
                 reason=self.reason(),
                 idempotency_key=request.POST.get("idempotency_key") or None,
+                review=wants_swap(request),
             )
         except ServiceError as exc:
             if exc.refusal is Refusal.CONFLICT:
                 messages.error(request, exc.message)
                 return self.page(form, editing=editing, status=409)
-            _attach(form, exc, self.names())
+            if exc.refusal is Refusal.FORBIDDEN:  # submitted or closed meanwhile
+                messages.error(request, exc.message)
+                target = f"{self.base()}spiel/{number}/" if number else self.base()
+                if wants_swap(request):  # the page loads as a whole: its state has changed
+                    return HttpResponse(headers={"HX-Redirect": target})
+                return redirect(target)
+            attach_error(form, exc, self.names())
             return self.page(form, editing=editing)
-        n, value = entered.game["number"], entered.game["value"]
-        if entered.replayed:
-            messages.info(request, _("Game %(n)d had already been saved.") % {"n": n})
-        elif number:
-            messages.success(request, _("Game %(n)d corrected.") % {"n": n})
-        else:
-            messages.success(
-                request, _("Game %(n)d saved: value %(value)d.") % {"n": n, "value": value}
-            )
-        return self.home()
+        messages.add_message(request, *saved_message(entered, number))
+        if not wants_swap(request):
+            return self.home()
+        response = self.page(report=entered.report)
+        if number:  # the sheet's address again, no more the correction's
+            response["HX-Push-Url"] = self.base()
+        return response
+
+
+def saved_message(entered: GameEntered, number: int | None) -> tuple[int, str]:
+    """What the page says after a save: the level and the words."""
+    n, value = entered.game["number"], entered.game["value"]
+    if entered.replayed:
+        return messages.INFO, _("Game %(n)d had already been saved.") % {"n": n}
+    if number:
+        return messages.SUCCESS, _("Game %(n)d corrected.") % {"n": n}
+    return messages.SUCCESS, _("Game %(n)d saved: value %(value)d.") % {"n": n, "value": value}
 
 
 class PreviewView(SheetView):
@@ -519,6 +407,10 @@ class DeleteLastView(SheetView):
         game = Game.objects.filter(table=self.table).order_by("-number").first()
         if game is None:
             return self.home()
+        sheet = current_sheet(self.table)
+        if not self.writable(sheet):
+            messages.info(request, _("The sheet can no longer be changed here."))
+            return self.home()
         seating = self.seating()
         return render(
             request,
@@ -528,7 +420,7 @@ class DeleteLastView(SheetView):
                 "game": game,
                 "seating": seating,
                 "points": [int(game.scores.get(str(s.position), 0)) for s in seating],
-                "sheet": current_sheet(self.table),
+                "sheet": sheet,
                 "base": self.base(),
                 "as_organizer": self.as_organizer,
             },
@@ -609,7 +501,7 @@ class OrganizerDoor:
         return None
 
     def actor(self) -> Actor:
-        return Actor(Door.ORGANIZER, user=self.request.user, device=self.device)
+        return Actor(ORGANIZER, user=self.request.user, device=self.device)
 
     def base(self) -> str:
         slug = self.table.series.tournament.slug

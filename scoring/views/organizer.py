@@ -11,18 +11,20 @@ from django.core.paginator import Paginator
 from django.db.models import Q, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
-from django.utils.translation import gettext
+from django.template.response import TemplateResponse
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 from django.views.generic import TemplateView
 
+from common.actors import ORGANIZER, Actor
+from common.changelog import codes_of_kind, kind_choices
 from common.parsing import whole_number
-from scoring.audit_text import SERIES_ACTIONS, codes_of_kind, describe_entries, kind_choices
+from common.services import ServiceError
+from scoring.audit_text import SERIES_ACTIONS, describe_entries
 from scoring.models import MAX_EXTENSION_MINUTES, AuditEntry
 from scoring.progress import series_progress
-from scoring.services import Actor, Door
 from scoring.services.clock import MAX_REASON, extend_table, pause_hall, resume_hall
 from tournaments.models import Series, Table, Tournament
-from tournaments.services import ServiceError
 from tournaments.views.mixins import OrganizerMixin
 
 AUDIT_PAGE_SIZE = 50
@@ -62,6 +64,15 @@ class ExtensionForm(forms.Form):
 class PauseForm(forms.Form):
     reason = forms.CharField(label=_("Reason (optional)"), max_length=MAX_REASON, required=False)
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        # Its own ids: the Nachspielzeit form on the same page has a reason too.
+        kwargs.setdefault("auto_id", "pause_%s")
+        super().__init__(*args, **kwargs)
+
+
+#: htmx stops an element's polling when the answer has this status (and still shows it).
+STOP_POLLING = 286
+
 
 class ProgressView(OrganizerMixin, TemplateView):
     """The board of a series (refreshed by htmx); while it runs, the clock's controls below
@@ -76,6 +87,13 @@ class ProgressView(OrganizerMixin, TemplateView):
 
     def series(self) -> Series:
         return get_object_or_404(self.tournament.series, number=self.kwargs["number"])
+
+    def get(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        response = cast(TemplateResponse, super().get(request, *args, **kwargs))
+        series = (response.context_data or {})["series"]
+        if request.headers.get("HX-Request") and series.status != Series.Status.RUNNING:
+            response.status_code = STOP_POLLING  # closed while the board was open
+        return response
 
     def table_numbers(self, series: Series) -> list[int]:
         return list(series.tables.order_by("number").values_list("number", flat=True))
@@ -97,7 +115,7 @@ class ProgressView(OrganizerMixin, TemplateView):
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         series = self.series()
-        actor = Actor(Door.ORGANIZER, user=request.user)
+        actor = Actor(ORGANIZER, user=request.user)
         action = request.POST.get("action")
         if action == "extend":
             return self.extend(series, actor)
@@ -117,7 +135,11 @@ class ProgressView(OrganizerMixin, TemplateView):
             else:
                 messages.success(
                     self.request,
-                    gettext("Table %(table)d gets %(minutes)d minutes of Nachspielzeit.")
+                    ngettext(
+                        "Table %(table)d gets %(minutes)d minute of Nachspielzeit.",
+                        "Table %(table)d gets %(minutes)d minutes of Nachspielzeit.",
+                        data["minutes"],
+                    )
                     % {"table": table.number, "minutes": data["minutes"]},
                 )
                 return redirect(self.request.get_full_path())

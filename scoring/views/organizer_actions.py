@@ -9,21 +9,23 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from django.views import View
 from django.views.generic import FormView, TemplateView
 
+from common.actors import ORGANIZER, Actor
+from common.services import ServiceError
 from rules.ruleset import RuleSet
 from scoring.models import Deduction
 from scoring.rulesets import ruleset_for
-from scoring.services import Actor, Door
 from scoring.services.closing import close_series, unfinished_sheets
+from scoring.services.contact import pending_tables
 from scoring.services.deductions import add_deduction
-from scoring.services.draw import draw_series
+from scoring.services.draw import draw_by_chance_or_standings
 from scoring.services.sheet import call_time, reopen_sheet, set_timeout
 from tournaments.forms import DrawForm
 from tournaments.models import Registration, Series, Table
-from tournaments.services import ServiceError
+from tournaments.services.draw import repeated_encounters
 from tournaments.views.mixins import OrganizerMixin
 from tournaments.views.series import SeriesManageView
 
@@ -37,7 +39,7 @@ class SheetActionView(OrganizerMixin, View):
             pk=kwargs["table_id"],
             series__tournament=self.tournament,
         )
-        actor = Actor(Door.ORGANIZER, user=request.user)
+        actor = Actor(ORGANIZER, user=request.user)
         action = request.POST.get("action")
         try:
             if action == "reopen":
@@ -59,12 +61,18 @@ class CallTimeView(OrganizerMixin, View):
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         series = get_object_or_404(self.tournament.series, number=kwargs["number"])
         try:
-            count = call_time(series, actor=Actor(Door.ORGANIZER, user=request.user))
+            count = call_time(series, actor=Actor(ORGANIZER, user=request.user))
         except ServiceError as exc:
             messages.error(request, exc.message)
         else:
             messages.success(
-                request, _("Time called at %(n)d tables: only forced solos remain.") % {"n": count}
+                request,
+                ngettext(
+                    "Time called at %(n)d table: only forced solos remain.",
+                    "Time called at %(n)d tables: only forced solos remain.",
+                    count,
+                )
+                % {"n": count},
             )
         if request.POST.get("next") == "progress":  # the time-up prompt of the board
             return redirect("scoring:progress", slug=self.tournament.slug, number=series.number)
@@ -83,7 +91,7 @@ class DrawSeriesView(SeriesManageView):
         if not form.is_valid():
             return self.render_to_response(self.get_context_data(series=series, draw_form=form))
         try:
-            plan = draw_series(
+            plan = draw_by_chance_or_standings(
                 series,
                 seed=form.cleaned_data["seed"],
                 mode=form.cleaned_data["mode"],
@@ -94,9 +102,24 @@ class DrawSeriesView(SeriesManageView):
         else:
             messages.success(
                 request,
-                _("Drawn with seed %(seed)d: %(tables)d tables, %(repeats)d repeated encounters.")
-                % {"seed": plan.seed, "tables": len(plan.tables), "repeats": plan.repeats},
+                _("Drawn with seed %(seed)d: %(tables)s, %(repeats)s.")
+                % {
+                    "seed": plan.seed,
+                    "tables": ngettext("%(n)d table", "%(n)d tables", len(plan.tables))
+                    % {"n": len(plan.tables)},
+                    "repeats": repeated_encounters(plan.repeats),
+                },
             )
+            if plan.unhonoured:
+                messages.warning(
+                    request,
+                    ngettext(
+                        "%(n)d pair could not be kept apart; the reason is below.",
+                        "%(n)d pairs could not be kept apart; the reasons are below.",
+                        len(plan.unhonoured),
+                    )
+                    % {"n": len(plan.unhonoured)},
+                )
         return redirect("tournaments:series", slug=self.tournament.slug, number=series.number)
 
 
@@ -115,14 +138,19 @@ class CloseSeriesView(OrganizerMixin, TemplateView):
             **super().get_context_data(**kwargs),
             "series": series,
             "unfinished": unfinished_sheets(series),
+            "pending": pending_tables(series),
         }
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         series = self.series()
         past = request.POST.get("past_unfinished", "") in ("on", "true", "1")
+        past_pending = request.POST.get("past_pending", "") in ("on", "true", "1")
         try:
             close_series(
-                series, actor=Actor(Door.ORGANIZER, user=request.user), past_unfinished=past
+                series,
+                actor=Actor(ORGANIZER, user=request.user),
+                past_unfinished=past,
+                past_pending=past_pending,
             )
         except ServiceError as exc:
             messages.error(request, exc.message)
@@ -172,7 +200,13 @@ class DeductionView(OrganizerMixin, FormView[DeductionForm]):
         deductions = Deduction.objects.filter(series=series).select_related(
             "registration__player", "created_by"
         )
-        return {**super().get_context_data(**kwargs), "series": series, "deductions": deductions}
+        return {
+            **super().get_context_data(**kwargs),
+            "series": series,
+            "deductions": deductions,
+            # Before the draw nobody sits in the series: the form would offer no player.
+            "seated": series.seats.exists(),
+        }
 
     def form_valid(self, form: DeductionForm) -> HttpResponse:
         data = form.cleaned_data
@@ -182,7 +216,7 @@ class DeductionView(OrganizerMixin, FormView[DeductionForm]):
                 data["registration"],
                 data["points"],
                 data["reason"],
-                Actor(Door.ORGANIZER, user=self.request.user),
+                Actor(ORGANIZER, user=self.request.user),
             )
         except ServiceError as exc:
             form.add_error(exc.field or None, exc.message)

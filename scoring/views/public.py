@@ -19,16 +19,19 @@ from django.utils.translation import ngettext
 from django.views.generic import TemplateView
 
 from common.parsing import whole_number
+from rules.contracts import Contract
+from rules.stored import StoredGame
 from scoring.clock import HallClock, TableClock
-from scoring.labels import SOLO_LABELS
+from scoring.labels import game_label
 from scoring.messages import ITEM_LABELS
 from scoring.models import PlayerScore, ScoreSheet
-from scoring.standings import overall_standings, series_standings
+from scoring.standings import overall_standings, series_standings, unconfirmed_registrations
 from scoring.stats_read import player_statistics
 from scoring.stats_text import FigureCells
 from scoring.timing import series_clock
 from tournaments.models import Seat, Series
-from tournaments.views.public import visible_tournaments
+from tournaments.permissions import visible_tournaments
+from tournaments.publication import registration_name
 
 #: Sheets whose table has finished playing (the captain handed the sheet in).
 FINISHED = (ScoreSheet.Status.SUBMITTED, ScoreSheet.Status.CONFIRMED)
@@ -78,6 +81,7 @@ class StandingsLine:
     voluntary: int
     solos_won: int
     playing: bool  # at a table of a running series that has not finished yet
+    unconfirmed: bool = False  # at a table whose sheet was closed before it was confirmed
 
 
 @dataclass(frozen=True)
@@ -90,7 +94,11 @@ class RunningSeries:
 
 
 def standings_lines(
-    rows: Iterable[Mapping[str, Any]], *, per_series: bool, playing: set[int]
+    rows: Iterable[Mapping[str, Any]],
+    *,
+    per_series: bool,
+    playing: set[int],
+    unconfirmed: set[int] | None = None,
 ) -> list[StandingsLine]:
     return [
         StandingsLine(
@@ -108,6 +116,7 @@ def standings_lines(
             voluntary=r["voluntary"],
             solos_won=r["solos_won"],
             playing=r["registration"] in playing,
+            unconfirmed=r["registration"] in (unconfirmed or set()),
         )
         for r in rows
     ]
@@ -159,7 +168,12 @@ class StandingsView(PublicTournamentMixin, TemplateView):
             if s.status == Series.Status.RUNNING and (series is None or s == series)
         ]
         running_series, playing = running_state(running)
-        lines = standings_lines(rows, per_series=series is None, playing=playing)
+        lines = standings_lines(
+            rows,
+            per_series=series is None,
+            playing=playing,
+            unconfirmed=unconfirmed_registrations(tournament, series),
+        )
         show_series = self.request.GET.get("serien") == "1"
         return {
             **super().get_context_data(**kwargs),
@@ -205,6 +219,7 @@ def clock_context(series: Series, table_number: int | None = None) -> dict[str, 
         "shown": own or (hall.main if hall else None),
         "clock_table": table_number if own else None,
         "clock_series": series,
+        "called_at": series.time_called_at if hall is not None else None,
         "clock_url": reverse(
             "scoring:series-clock",
             kwargs={"slug": series.tournament.slug, "number": series.number},
@@ -270,38 +285,29 @@ class CurrentSeat:
     tablemates: tuple[tuple[int, str], ...]  # (seat, name) of the others, in seat order
 
 
-def _solo_like(record: Mapping[str, Any]) -> bool:
-    """Games one player plays alone against three: solos, the silent Hochzeit, and a
-    Hochzeit whose partner was never found."""
-    contract = record.get("contract")
-    alone = len(record.get("re") or ()) == 1
-    return contract in ("solo", "stille_hochzeit") or (contract == "hochzeit" and alone)
-
-
 def _party_name(party: str, solo_like: bool) -> str:
     if party == "re":
         return str(_("soloist")).capitalize() if solo_like else "Re"
     return "Kontra" if party == "kontra" else ""
 
 
-def _kind(record: Mapping[str, Any]) -> str:
-    if record.get("not_played"):
+def _kind(record: StoredGame) -> str:
+    if record.not_played:
         return _("not played")
-    contract = record.get("contract")
+    contract = record.contract
     if contract is None:  # transcribed from a paper sheet: only a soloist is known
-        kind = _("Solo") if record.get("soloist") else _("Game from the paper sheet")
-    elif contract == "solo":
-        solo = SOLO_LABELS.get(record.get("solo", ""))
-        kind = f"{_('Solo')} ({solo})" if solo else _("Solo")
-    elif contract == "hochzeit":
+        kind = _("Solo") if record.marked_soloist else _("Game from the paper sheet")
+    elif contract is Contract.SOLO:
+        kind = game_label(record)
+    elif contract is Contract.HOCHZEIT:
         kind = _("Hochzeit")
-    elif contract == "stille_hochzeit":
+    elif contract is Contract.STILLE_HOCHZEIT:
         kind = _("Silent Hochzeit")
     else:
         kind = _("Normal game")
-    if record.get("compulsory"):
+    if record.compulsory:
         kind += " · " + _("compulsory solo")
-        if record.get("forced"):
+        if record.forced:
             kind += " · " + _("forced (vorgeführt)")
     return kind
 
@@ -331,28 +337,28 @@ def game_line(score: PlayerScore) -> GameLine:
         reason = score.deduction.reason if score.deduction else ""
         kind = _("Deduction: %(reason)s") % {"reason": reason}
         return GameLine(None, None, kind, "", "", "", (), None, score.points)
-    record: Mapping[str, Any] = game.record if isinstance(game.record, dict) else {}
-    solo_like = _solo_like(record)
-    transcribed = "contract" not in record and not record.get("not_played")
+    record = StoredGame.from_record(game.record)
+    solo_like = record.played_alone
+    transcribed = record.transcribed
     party = ""
-    if record.get("not_played"):
+    if record.not_played:
         pass
     elif not score.played:
         party = _("sat out")
     elif transcribed:
-        soloist = record.get("soloist")
+        soloist = record.marked_soloist
         if soloist:
             party = _party_name("re" if soloist == score.seat else "kontra", True)
     else:
-        party = _party_name("re" if score.seat in (record.get("re") or ()) else "kontra", solo_like)
+        party = _party_name("re" if score.seat in record.re else "kontra", solo_like)
     result = ""
-    if score.played and not record.get("not_played"):
+    if score.played and not record.not_played:
         if transcribed:
             result = "won" if score.points > 0 else "lost" if score.points < 0 else ""
         elif game.winner:
             result = "won" if score.won else "lost"
     result_text = {"won": _("won"), "lost": _("lost")}.get(result, "")
-    if score.played and not transcribed and not game.winner and not record.get("not_played"):
+    if score.played and not transcribed and not game.winner and not record.not_played:
         result_text = _("No winner")
     return GameLine(
         number=game.number,
@@ -362,7 +368,7 @@ def game_line(score: PlayerScore) -> GameLine:
         result=result,
         result_text=result_text,
         details=_details(game, solo_like),
-        value=abs(game.value) if not record.get("not_played") else None,
+        value=abs(game.value) if not record.not_played else None,
         points=score.points,
     )
 
@@ -374,7 +380,7 @@ def current_seat(registration: Any) -> CurrentSeat | None:
             table__seats__registration=registration,
             series__status__in=(Series.Status.DRAWN, Series.Status.RUNNING),
         )
-        .select_related("series", "table", "registration__player")
+        .select_related("series__tournament__club", "table", "registration__player")
         .order_by("-series__number", "position")
     )
     if not seats:
@@ -388,7 +394,11 @@ def current_seat(registration: Any) -> CurrentSeat | None:
         series=own.series,
         table_number=own.table.number,
         seat=own.position,
-        tablemates=tuple((s.position, str(s.registration.player)) for s in table if s.pk != own.pk),
+        tablemates=tuple(
+            (s.position, registration_name(s.registration, tournament=own.series.tournament))
+            for s in table
+            if s.pk != own.pk
+        ),
     )
 
 
@@ -427,6 +437,7 @@ class PlayerGamesView(PublicTournamentMixin, TemplateView):
             **clock,
             "tournament": tournament,
             "registration": registration,
+            "player_name": registration_name(registration),
             "current": current,
             "series_blocks": series_blocks,
             "total": total,

@@ -19,6 +19,7 @@ from common.api.schema import errors
 from scoring.statistics import PlayerFigures, Rate, SoloOutcomes, rounded
 from seasons.players import PlayerHistory, player_history
 from tournaments.models import Player
+from tournaments.publication import shown_name
 
 PLAYER = OpenApiParameter("id", int, OpenApiParameter.PATH, description="Player.")
 
@@ -62,8 +63,16 @@ class TournamentResultSerializer(serializers.Serializer[Any]):
     series_points = serializers.ListField(
         child=serializers.IntegerField(allow_null=True), help_text="null: not played."
     )
+    series_final = serializers.ListField(
+        child=serializers.BooleanField(),
+        help_text="Per series: closed. A running series' points are provisional and not "
+        "counted in `statistics` (series, points, per_series).",
+    )
     points = serializers.IntegerField()
     place = serializers.IntegerField(allow_null=True)
+    place_final = serializers.BooleanField(
+        help_text="false: the tournament still runs, the place is provisional."
+    )
     players = serializers.IntegerField()
     url = serializers.CharField(help_text="His games in that tournament (a page).")
 
@@ -126,7 +135,7 @@ def history_json(history: PlayerHistory) -> dict[str, Any]:
     player = history.player
     return {
         "id": player.pk,
-        "name": str(player),
+        "name": shown_name(player.first_name, player.last_name, player.name_form),
         "club": player.club,
         "results": [
             {
@@ -135,8 +144,10 @@ def history_json(history: PlayerHistory) -> dict[str, Any]:
                 "starts_on": r.starts_on,
                 "start_number": r.start_number,
                 "series_points": list(r.series_points),
+                "series_final": [final for _p, final in r.series_cells],
                 "points": r.points,
                 "place": r.place,
+                "place_final": r.complete,
                 "players": r.players,
                 "url": reverse("scoring:player", args=[r.slug, r.start_number]),
             }

@@ -6,6 +6,8 @@ from typing import Any
 
 from rest_framework import serializers
 
+from clubs import roles
+from clubs.api import ClubField
 from common.api.base import StrictSerializer, StrictSerializerMixin
 from seasons.models import Season
 from seasons.ranking import PRESETS
@@ -22,6 +24,7 @@ class SeasonSerializer(StrictSerializerMixin, serializers.ModelSerializer[Season
         help_text="Values that replace the preset's: " + ", ".join(f"`{k}`" for k in OVERRIDABLE),
     )
     owner = serializers.CharField(source="owner.username", read_only=True)
+    club = ClubField(roles.SEASONS)
     tournaments: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(
         many=True, read_only=True, slug_field="slug"
     )
@@ -30,7 +33,7 @@ class SeasonSerializer(StrictSerializerMixin, serializers.ModelSerializer[Season
         model = Season
         fields = [
             "slug", "name", "owner", "preset", "rule_overrides", "reference_date", "is_public",
-            "description", "tournaments", "created_at",
+            "description", "tournaments", "club", "created_at",
         ]  # fmt: skip
         read_only_fields = ["owner", "tournaments", "created_at"]
 
@@ -45,19 +48,37 @@ class TournamentInfoSerializer(serializers.Serializer[Any]):
     starts_on = serializers.DateField()
     status = serializers.CharField()
     players = serializers.IntegerField()
+    complete = serializers.BooleanField(
+        help_text="Every series is closed: its totals and places are final."
+    )
 
 
 class ResultSerializer(serializers.Serializer[Any]):
     tournament = serializers.CharField(help_text="Short name of the tournament.")
     held_on = serializers.DateField()
-    series_points = serializers.ListField(child=serializers.IntegerField())
-    points = serializers.IntegerField()
+    series_points = serializers.ListField(
+        child=serializers.IntegerField(), help_text="Points in each closed series he played."
+    )
+    points = serializers.IntegerField(help_text="The sum of ``series_points``.")
     place = serializers.IntegerField(allow_null=True, help_text="In the tournament's standings.")
+    place_final = serializers.BooleanField(
+        help_text="false: the tournament still runs, the place is provisional."
+    )
     score = serializers.IntegerField(help_text="What the result is worth under the rule.")
-    why = serializers.ChoiceField(choices=["counted", "dropped", "outside_window"])
+    why = serializers.ChoiceField(
+        choices=["counted", "dropped", "outside_window", "pending"],
+        help_text="pending: not final yet (its tournament, or every series of it, still "
+        "runs); shown, never counted.",
+    )
+    open_points = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="Provisional points in series not closed yet: never counted.",
+    )
 
 
-class LineSerializer(serializers.Serializer[Any]):
+# What a line of the ranking says, in the list and explained alike (no docstring: the schema
+# would give it to both serializers as their description).
+class LineFigures(serializers.Serializer[Any]):
     place = serializers.IntegerField(allow_null=True, help_text="null: not ranked yet.")
     shared = serializers.BooleanField()
     player = serializers.IntegerField()
@@ -70,7 +91,16 @@ class LineSerializer(serializers.Serializer[Any]):
     total = serializers.IntegerField()
     tournaments = serializers.IntegerField()
     missing_series = serializers.IntegerField()
+
+
+class LineSerializer(LineFigures):
     results = ResultSerializer(many=True)
+
+
+class ListedLineSerializer(LineFigures):
+    provisional = serializers.BooleanField(
+        help_text="A result of his is shown but not counted yet (a running tournament)."
+    )
 
 
 class RankingSerializer(serializers.Serializer[Any]):
@@ -81,7 +111,15 @@ class RankingSerializer(serializers.Serializer[Any]):
     window_opens = serializers.DateField(
         allow_null=True, help_text="Results after this day count; null: no window."
     )
+    computed_at = serializers.DateTimeField(
+        allow_null=True, help_text="When the stored ranking was computed."
+    )
     club = serializers.CharField(allow_null=True)
-    tournaments = TournamentInfoSerializer(many=True)
-    ranked = LineSerializer(many=True)
-    unranked = LineSerializer(many=True)
+    q = serializers.CharField(help_text="The search by name, as applied.")
+    count = serializers.IntegerField(help_text="Lines that match club and search.")
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = ListedLineSerializer(
+        many=True,
+        help_text="The ranked by place, then the players not ranked yet (place null).",
+    )

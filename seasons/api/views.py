@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import Prefetch
 from django.http import Http404
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -13,19 +14,23 @@ from rest_framework.generics import GenericAPIView
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from common.actors import API, Actor
 from common.api.base import ApiMixin, ApiView, validated
 from common.api.errors import ApiError, raise_service_error
+from common.api.ownership import kept, seen
+from common.api.pagination import BoundedLimitOffsetPagination
 from common.api.schema import errors
 from common.services import ServiceError
-from scoring.services import Actor, Door
 from seasons.api.serializers import (
     AttachSerializer,
+    LineSerializer,
     RankingSerializer,
     SeasonSerializer,
     TournamentInfoSerializer,
 )
+from seasons.entries import stored_once
 from seasons.models import Season
-from seasons.permissions import attachable_tournaments, can_manage, visible_seasons
+from seasons.permissions import SEASONS, attachable_tournaments, visible_seasons
 from seasons.services import (
     SeasonData,
     attach_tournament,
@@ -33,31 +38,47 @@ from seasons.services import (
     create_season,
     detach_tournament,
 )
-from seasons.standings import SeasonLine, SeasonRanking, season_ranking
+from seasons.standings import SeasonLine, line_as_seen_by, player_explanation
+from seasons.stored import PAGE_SIZE, ListedLine, season_tournaments, stored_ranking
+from tournaments.permissions import visible_tournaments
 
 SEASON = OpenApiParameter("season", str, OpenApiParameter.PATH, description="Season.")
 TOURNAMENT = OpenApiParameter("slug", str, OpenApiParameter.PATH, description="Tournament.")
 CLUB = OpenApiParameter("club", str, OpenApiParameter.QUERY, description="Only this club.")
+QUERY = OpenApiParameter(
+    "q",
+    str,
+    OpenApiParameter.QUERY,
+    description="Only players whose name or club holds every word.",
+)
+LIMIT = OpenApiParameter("limit", int, OpenApiParameter.QUERY, description="Lines per page.")
+OFFSET = OpenApiParameter("offset", int, OpenApiParameter.QUERY, description="Lines skipped.")
+
+
+def _tournaments(request: Request) -> Prefetch[Any]:
+    """A season's tournaments as the requester may see them (a private one made private
+    after it was attached is left out for the public)."""
+    return Prefetch("tournaments", queryset=visible_tournaments(request.user))
 
 
 def _season(request: Request, slug: str) -> Season:
-    season = visible_seasons(request.user).select_related("owner").filter(slug=slug).first()
-    if season is None:
-        raise Http404
-    return season
+    rows = Season.objects.select_related("owner", "club").prefetch_related(_tournaments(request))
+    return seen(request, SEASONS, slug, rows)
 
 
 def _owned(request: Request, slug: str) -> Season:
-    season = _season(request, slug)
-    if not request.user.is_authenticated:
-        raise exceptions.NotAuthenticated()
-    if not can_manage(request.user, season):
-        raise ApiError(403, "not_season_owner", _("Only the season's owner may change it."))
-    return season
+    return kept(
+        request,
+        SEASONS,
+        slug,
+        "not_season_owner",
+        _("Only the season's owner may change it."),
+        Season.objects.select_related("owner", "club"),
+    )
 
 
 def _actor(request: Request) -> Actor:
-    return Actor(Door.API, user=request.user)
+    return Actor(API, user=request.user)
 
 
 def _data(validated_data: dict[str, Any], season: Season | None = None) -> SeasonData:
@@ -93,8 +114,8 @@ class SeasonListView(ApiMixin, GenericAPIView[Season]):
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         seasons = (
             visible_seasons(request.user)
-            .select_related("owner")
-            .prefetch_related("tournaments")
+            .select_related("owner", "club")
+            .prefetch_related(_tournaments(request))
             .order_by("name", "pk")
         )
         page = self.paginate_queryset(seasons)
@@ -109,8 +130,10 @@ class SeasonListView(ApiMixin, GenericAPIView[Season]):
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         if not request.user.is_authenticated:
             raise exceptions.NotAuthenticated()
-        data = validated(SeasonSerializer, request.data)
-        season = _call(lambda: create_season(_data(data), actor=_actor(request)))
+        data = validated(SeasonSerializer, request.data, context={"request": request})
+        season = _call(
+            lambda: create_season(_data(data), actor=_actor(request), club=data.get("club"))
+        )
         return Response(SeasonSerializer(season).data, status=201)
 
 
@@ -127,7 +150,7 @@ class SeasonDetailView(ApiView):
         summary="Change a season (its owner)",
         parameters=[SEASON],
         request=SeasonSerializer,
-        responses={200: SeasonSerializer, **errors(400, 401, 403, 404)},
+        responses={200: SeasonSerializer, **errors(400, 401, 403, 404, 409)},
     )
     def put(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return self._change(request, kwargs["season"], partial=False)
@@ -136,21 +159,25 @@ class SeasonDetailView(ApiView):
         summary="Change some settings of a season (its owner)",
         parameters=[SEASON],
         request=SeasonSerializer,
-        responses={200: SeasonSerializer, **errors(400, 401, 403, 404)},
+        responses={200: SeasonSerializer, **errors(400, 401, 403, 404, 409)},
     )
     def patch(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return self._change(request, kwargs["season"], partial=True)
 
     def _change(self, request: Request, slug: str, *, partial: bool) -> Response:
         season = _owned(request, slug)
-        data = validated(SeasonSerializer, request.data, instance=season, partial=partial)
+        data = validated(
+            SeasonSerializer, request.data, instance=season, partial=partial,
+            context={"request": request},
+        )  # fmt: skip
         if not partial:
             data.setdefault("slug", season.slug)
         changed = _call(lambda: change_season(season, _data(data, season), actor=_actor(request)))
         return Response(SeasonSerializer(changed).data)
 
 
-def _line(line: SeasonLine) -> dict[str, Any]:
+def _figures(line: SeasonLine | ListedLine) -> dict[str, Any]:
+    """What a line says, in the list and explained alike (``LineFigures``)."""
     return {
         "place": line.place,
         "shared": line.shared,
@@ -162,6 +189,12 @@ def _line(line: SeasonLine) -> dict[str, Any]:
         "total": line.total,
         "tournaments": line.tournaments,
         "missing_series": line.missing_series,
+    }
+
+
+def _line(line: SeasonLine) -> dict[str, Any]:
+    return {
+        **_figures(line),
         "results": [
             {
                 "tournament": r.tournament.slug,
@@ -171,42 +204,83 @@ def _line(line: SeasonLine) -> dict[str, Any]:
                 "place": r.place,
                 "score": r.score,
                 "why": r.why,
+                "open_points": list(r.open_points),
+                "place_final": not r.provisional_place,
             }
             for r in line.results
         ],
     }
 
 
-def ranking_json(ranking: SeasonRanking) -> dict[str, Any]:
+def _listed(line: ListedLine) -> dict[str, Any]:
     return {
-        "season": ranking.season.slug,
-        "preset": ranking.season.preset,
-        "basis": str(ranking.rule.basis),
-        "reference_date": ranking.reference,
-        "window_opens": ranking.window_opens,
-        "club": ranking.club,
-        "tournaments": [vars(t) for t in ranking.tournaments],
-        "ranked": [_line(ln) for ln in ranking.ranked],
-        "unranked": [_line(ln) for ln in ranking.unranked],
+        **_figures(line),
+        "provisional": line.provisional,
     }
 
 
+def _text(request: Request, key: str, longest: int) -> str:
+    asked = str(request.query_params.get(key) or "").replace("\x00", "").strip()
+    return asked if len(asked) <= longest else ""
+
+
 class SeasonRankingView(ApiView):
-    pagination_class = None
+    pagination_class = None  # pages by limit and offset itself, inside the ranking's object
 
     @extend_schema(
-        summary="A season's ranking, each line with its results and whether they count",
-        parameters=[SEASON, CLUB],
+        summary="A season's stored ranking, paged; each line's results at ranking/<player>/",
+        parameters=[SEASON, CLUB, QUERY, LIMIT, OFFSET],
         responses={200: RankingSerializer, **errors(404)},
     )
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        season = stored_once(_season(request, kwargs["season"]))
+        paging = BoundedLimitOffsetPagination()
+        limit = paging.get_limit(request) or PAGE_SIZE
+        offset = paging.get_offset(request)
+        ranking = stored_ranking(
+            season,
+            club=_text(request, "club", 120) or None,
+            query=_text(request, "q", 100),
+            offset=offset,
+            limit=limit,
+        )
+        paging.request, paging.limit, paging.offset = request, limit, offset
+        paging.count = ranking.count
+        data = {
+            "season": season.slug,
+            "preset": season.preset,
+            "basis": str(ranking.rule.basis),
+            "reference_date": ranking.reference,
+            "window_opens": ranking.window_opens,
+            "computed_at": ranking.computed_at,
+            "club": ranking.club,
+            "q": ranking.query,
+            "count": ranking.count,
+            "next": paging.get_next_link(),
+            "previous": paging.get_previous_link(),
+            "results": [_listed(line) for line in ranking.lines],
+        }
+        return Response(RankingSerializer(data).data)
+
+
+class SeasonLineView(ApiView):
+    pagination_class = None
+
+    @extend_schema(
+        operation_id="seasons_ranking_line",
+        summary="One player's line in a season, each of his results with whether it counts",
+        parameters=[
+            SEASON,
+            OpenApiParameter("player", int, OpenApiParameter.PATH, description="Player."),
+        ],
+        responses={200: LineSerializer, **errors(404)},
+    )
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         season = _season(request, kwargs["season"])
-        club = request.query_params.get("club") or None
-        if club is not None and len(club) > 120:
-            club = None
-        ranking = season_ranking(season, club=club, places=True)
-        data = RankingSerializer(ranking_json(ranking)).data
-        return Response(data)
+        line = player_explanation(season, kwargs["player"])
+        if line is None:
+            raise Http404
+        return Response(LineSerializer(_line(line_as_seen_by(line, request.user))).data)
 
 
 class SeasonTournamentsView(ApiView):
@@ -218,17 +292,17 @@ class SeasonTournamentsView(ApiView):
         responses={200: TournamentInfoSerializer(many=True), **errors(404)},
     )
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        ranking = season_ranking(_season(request, kwargs["season"]))
-        return Response(TournamentInfoSerializer(ranking.tournaments, many=True).data)
+        tournaments, _count = season_tournaments(_season(request, kwargs["season"]), request.user)
+        return Response(TournamentInfoSerializer(tournaments, many=True).data)
 
     @extend_schema(
-        summary="Attach one of the owner's tournaments",
+        summary="Attach one of the club's tournaments",
         parameters=[SEASON],
         request=AttachSerializer,
         responses={
             200: SeasonSerializer,
             201: SeasonSerializer,
-            **errors(400, 401, 403, 404),
+            **errors(400, 401, 403, 404, 409),
         },
     )
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
@@ -239,7 +313,7 @@ class SeasonTournamentsView(ApiView):
             raise ApiError(
                 403,
                 "not_own_tournament",
-                _("Only tournaments the season's owner organizes can be added."),
+                _("Only tournaments of the season's club can be added."),
                 field="tournament",
             )
         created = _call(lambda: attach_tournament(season, tournament, actor=_actor(request)))

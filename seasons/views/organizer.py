@@ -2,60 +2,41 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from django.contrib import messages
 from django.contrib.auth.mixins import LoginRequiredMixin
-from django.core.exceptions import PermissionDenied
-from django.db.models import Count
-from django.http import HttpRequest, HttpResponse, HttpResponseBase
-from django.shortcuts import get_object_or_404, redirect
+from django.db.models import Case, Value, When
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.generic import FormView, TemplateView
 
+from clubs import roles
+from clubs.forms import add_club_choice
+from common.actors import ORGANIZER, Actor
+from common.ownership import Ownership
 from common.parsing import whole_number
 from common.services import ServiceError
-from scoring.services import Actor, Door
+from common.views import KeeperMixin
 from seasons.forms import SeasonForm
 from seasons.models import Season
-from seasons.permissions import attachable_tournaments, can_manage
+from seasons.permissions import SEASONS, attachable_tournaments
 from seasons.services import attach_tournament, change_season, create_season, detach_tournament
+from tournaments.permissions import TOURNAMENTS
 
 
 def _actor(request: HttpRequest) -> Actor:
-    return Actor(Door.ORGANIZER, user=request.user)
+    return Actor(ORGANIZER, user=request.user)
 
 
-class OwnerMixin(LoginRequiredMixin):
+class OwnerMixin(KeeperMixin):
     """The season from the URL, for its owner only (403 for everyone else)."""
 
+    ownership: ClassVar[Ownership[Season]] = SEASONS
+    url_kwarg = "season"
+    context_name = "season"
     season: Season
-
-    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
-        if not request.user.is_authenticated:
-            return self.handle_no_permission()
-        self.season = get_object_or_404(Season, slug=kwargs["season"])
-        if not can_manage(request.user, self.season):
-            raise PermissionDenied
-        return super().dispatch(request, *args, **kwargs)
-
-    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
-        context: dict[str, Any] = super().get_context_data(**kwargs)  # type: ignore[misc]
-        context["season"] = self.season
-        return context
-
-
-class MySeasonsView(LoginRequiredMixin, TemplateView):
-    template_name = "seasons/organizer/mine.html"
-
-    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
-        context = super().get_context_data(**kwargs)
-        context["seasons"] = (
-            Season.objects.filter(owner=self.request.user.pk)
-            .annotate(tournament_count=Count("attachments"))
-            .order_by("name", "pk")
-        )
-        return context
 
 
 def _form_error(form: SeasonForm, exc: ServiceError) -> None:
@@ -66,12 +47,23 @@ class SeasonCreateView(LoginRequiredMixin, FormView[SeasonForm]):
     template_name = "seasons/organizer/season_form.html"
     form_class = SeasonForm
 
+    def get_form(self, form_class: Any = None) -> SeasonForm:
+        form = super().get_form(form_class)
+        add_club_choice(form, self.request.user, roles.SEASONS)
+        return form
+
     def form_valid(self, form: SeasonForm) -> HttpResponse:
         try:
-            season = create_season(form.season_data(), actor=_actor(self.request))
+            season = create_season(
+                form.season_data(), actor=_actor(self.request), club=form.cleaned_data.get("club")
+            )
         except ServiceError as exc:
             _form_error(form, exc)
             return self.form_invalid(form)
+        messages.success(
+            self.request,
+            _("Season “%(name)s” created. Now attach its tournaments.") % {"name": season.name},
+        )
         return redirect("seasons:tournaments", season=season.slug)
 
 
@@ -100,11 +92,16 @@ class SeasonTournamentsView(OwnerMixin, TemplateView):
 
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)
-        attached = list(self.season.tournaments.order_by("-starts_on", "name"))
+        # public by the one rule (a league's group follows its league)
+        public = Case(When(TOURNAMENTS.public_q(), then=Value(True)), default=Value(False))
+        attached = list(
+            self.season.tournaments.annotate(seen_public=public).order_by("-starts_on", "name")
+        )
         context["attached"] = attached
         context["others"] = list(
             attachable_tournaments(self.season)
             .exclude(pk__in=[t.pk for t in attached])
+            .annotate(seen_public=public)
             .order_by("-starts_on", "name")
         )
         return context

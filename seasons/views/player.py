@@ -11,6 +11,7 @@ from django.views.generic import TemplateView
 from scoring.stats_text import FigureCells
 from seasons.players import player_history
 from tournaments.models import Player
+from tournaments.publication import shown_name
 
 
 class PlayerView(TemplateView):
@@ -27,6 +28,7 @@ class PlayerView(TemplateView):
         return {
             **super().get_context_data(**kwargs),
             "player": player,
+            "player_name": shown_name(player.first_name, player.last_name, player.name_form),
             "history": history,
             "figures": FigureCells.of(history.statistics.overall),
         }

@@ -11,7 +11,8 @@ document.addEventListener("submit", (event) => {
 // <input type="number" data-stepper data-less="one less" data-more="one more" aria-label="…">:
 // a − and a + button around the box (the box stays typable; without JavaScript it is all
 // there is). The buttons respect min and max, leave the box empty at 0 (its placeholder
-// shows 0) and send an "input" event, so the live preview (htmx) follows.
+// shows 0) and send "input" and "change" events, as a typed and left box would, so the live
+// preview (htmx, which waits for a pause) follows.
 const stepperValue = (input) => {
   const n = Number.parseInt(input.value, 10);
   return Number.isNaN(n) ? 0 : n;
@@ -68,6 +69,7 @@ document.addEventListener("click", (event) => {
   input.value = next === 0 ? "" : String(next);
   stepperRefresh(wrap);
   input.dispatchEvent(new Event("input", { bubbles: true }));
+  input.dispatchEvent(new Event("change", { bubbles: true }));
 });
 
 document.addEventListener("input", (event) => {
@@ -77,3 +79,33 @@ document.addEventListener("input", (event) => {
 
 addSteppers(document);
 document.addEventListener("htmx:load", (event) => addSteppers(event.target));
+
+// The check-in list (<input data-checkin-search>): after each tap on a row the search is
+// cleared, the whole list comes back and the cursor is in the search again, ready for the
+// next name. Without JavaScript the tap reloads the page, which does the same.
+document.addEventListener("htmx:afterRequest", (event) => {
+  // The tapped row (and its form) is swapped out by now; htmx then tells the list, and the
+  // form that sent the request is in the request's configuration.
+  const config = event.detail.requestConfig;
+  const form = config && config.elt;
+  const search = document.querySelector("[data-checkin-search]");
+  if (!search || !(form instanceof HTMLFormElement) || !form.hasAttribute("data-checkin-toggle")) {
+    return;
+  }
+  if (!event.detail.successful) return;
+  if (search.value) {
+    search.value = "";
+    search.dispatchEvent(new Event("search"));
+  }
+  search.focus();
+});
+
+// A game's form saved through htmx (the sheet pages): a conflict (409) comes back as the
+// sheet with its message, like a form with errors; htmx would otherwise leave 4xx unswapped.
+document.addEventListener("htmx:beforeSwap", (event) => {
+  const form = event.detail.requestConfig && event.detail.requestConfig.elt;
+  if (event.detail.xhr.status === 409 && form instanceof HTMLFormElement && form.matches("form.game-form")) {
+    event.detail.shouldSwap = true;
+    event.detail.isError = false;
+  }
+});

@@ -4,8 +4,14 @@
 (function () {
   "use strict";
 
+  // As tournaments/names.py folds: case and accents left out, "ß" = "ss"; and transcribed,
+  // "ue" = "ü" = "u", so "Mueller", "muller" and "Müller" find each other.
   function fold(text) {
     return text.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase().replace(/ß/g, "ss");
+  }
+
+  function transcribe(folded) {
+    return folded.replace(/ae/g, "a").replace(/oe/g, "o").replace(/ue/g, "u");
   }
 
   function start() {
@@ -22,8 +28,13 @@
       const seats = new Map(); // table number -> matching seat numbers
       let count = 0;
       for (const line of lines) {
+        const name = line.dataset.name;
+        const spelled = transcribe(name);
         const match = words.every(
-          (word) => line.dataset.name.includes(word) || line.dataset.number === word
+          (word) =>
+            name.includes(word) ||
+            spelled.includes(transcribe(word)) ||
+            line.dataset.number === word
         );
         line.hidden = !match;
         if (match) {

@@ -7,6 +7,8 @@ from typing import Any
 
 from rest_framework import serializers
 
+from clubs import roles
+from clubs.api import ClubField
 from common.api.base import StrictSerializer, StrictSerializerMixin
 from teams.models import League
 from teams.rules import OVERRIDABLE
@@ -23,13 +25,14 @@ class LeagueSerializer(StrictSerializerMixin, serializers.ModelSerializer[League
         help_text="Values that replace the preset's: " + ", ".join(f"`{k}`" for k in OVERRIDABLE),
     )
     owner = serializers.CharField(source="owner.username", read_only=True)
+    club = ClubField(roles.LEAGUES)
 
     class Meta:
         model = League
         fields = [
             "slug", "name", "owner", "kind", "scoring_preset", "scoring_overrides", "squad_max",
             "players_per_team", "series_per_day", "days", "is_public", "description",
-            "created_at",
+            "club", "created_at",
         ]  # fmt: skip
         read_only_fields = ["owner", "created_at"]
 
@@ -78,6 +81,10 @@ class GroupResultSerializer(serializers.Serializer[Any]):
     venue = serializers.CharField()
     tournament = serializers.CharField(help_text="Short name of the group's tournament.")
     played = serializers.BooleanField()
+    final = serializers.BooleanField(
+        help_text="Every series closed: the day counts in the table. Played but not final: "
+        "a provisional result, not counted yet."
+    )
     lines = TeamDayLineSerializer(many=True)
 
 
@@ -93,12 +100,14 @@ class TableLineSerializer(serializers.Serializer[Any]):
 
 
 class PlayerLineSerializer(serializers.Serializer[Any]):
-    place = serializers.IntegerField()
+    place = serializers.IntegerField(allow_null=True, help_text="null: no closed series yet.")
+    shared = serializers.BooleanField(help_text="Another player has the same place.")
     player = serializers.IntegerField()
     name = serializers.CharField()
     team = serializers.IntegerField(allow_null=True)
-    points = serializers.IntegerField()
-    series = serializers.IntegerField()
+    points = serializers.IntegerField(help_text="Over his closed series only.")
+    series = serializers.IntegerField(help_text="Closed series counted.")
+    open_series = serializers.IntegerField(help_text="Running series, not counted yet.")
 
 
 class LeagueTableSerializer(serializers.Serializer[Any]):
@@ -121,6 +130,7 @@ class TeamDaySerializer(serializers.Serializer[Any]):
     date = serializers.DateField(allow_null=True)
     venue = serializers.CharField()
     played = serializers.BooleanField()
+    final = serializers.BooleanField(help_text="Every series closed: the day counts.")
     line_ups = SeriesLineUpSerializer(many=True)
     result = TeamDayLineSerializer(allow_null=True)
 

@@ -15,11 +15,12 @@ from rest_framework.generics import GenericAPIView
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from common.actors import API, Actor
 from common.api.base import ApiMixin, ApiView, validated
 from common.api.errors import ApiError, raise_service_error
+from common.api.ownership import kept, seen
 from common.api.schema import errors
 from common.services import ServiceError
-from scoring.services import Actor, Door
 from teams.api.serializers import (
     LeagueSerializer,
     LeagueTableSerializer,
@@ -30,10 +31,12 @@ from teams.api.serializers import (
     TeamSerializer,
 )
 from teams.models import Group, League, LineUp, SquadMember, Team
-from teams.permissions import can_manage, visible_leagues
+from teams.permissions import LEAGUES, visible_leagues
 from teams.services import LeagueData, add_squad_member, add_team, create_league, set_line_up
 from teams.standings import GroupResult, TeamDayLine, league_table, team_page
 from tournaments.models import Player
+from tournaments.names import by_name
+from tournaments.publication import shown_name
 
 LEAGUE = OpenApiParameter("league", str, OpenApiParameter.PATH, description="League.")
 TEAM = OpenApiParameter("team", int, OpenApiParameter.PATH, description="Team id.")
@@ -41,25 +44,22 @@ GROUP = OpenApiParameter("group", int, OpenApiParameter.PATH, description="Group
 
 
 def _league(request: Request, slug: str) -> League:
-    league = visible_leagues(request.user).select_related("owner").filter(slug=slug).first()
-    if league is None:
-        raise Http404
-    return league
+    return seen(request, LEAGUES, slug, League.objects.select_related("owner", "club"))
 
 
 def _owned(request: Request, slug: str) -> League:
-    league = _league(request, slug)
-    if not request.user.is_authenticated:
-        raise exceptions.NotAuthenticated()
-    if not can_manage(request.user, league):
-        raise ApiError(
-            403, "not_league_owner", _("Only the team competition's owner may change it.")
-        )
-    return league
+    return kept(
+        request,
+        LEAGUES,
+        slug,
+        "not_league_owner",
+        _("Only the team competition's owner may change it."),
+        League.objects.select_related("owner", "club"),
+    )
 
 
 def _actor(request: Request) -> Actor:
-    return Actor(Door.API, user=request.user)
+    return Actor(API, user=request.user)
 
 
 def _call(service: Any) -> Any:
@@ -74,7 +74,8 @@ def _points(value: Fraction) -> str:
 
 
 def _player(player: Player) -> dict[str, Any]:
-    return {"id": player.pk, "name": f"{player.first_name} {player.last_name}", "club": player.club}
+    name = shown_name(player.first_name, player.last_name, player.name_form)
+    return {"id": player.pk, "name": name, "club": player.club}
 
 
 def _team(team: Team, squad: list[Player]) -> dict[str, Any]:
@@ -109,16 +110,16 @@ def _group(result: GroupResult) -> dict[str, Any]:
         "venue": group.venue,
         "tournament": group.tournament.slug,
         "played": result.played,
+        "final": result.final,
         "lines": [_day_line(line) for line in result.lines],
     }
 
 
 def _squads(league: League) -> dict[int, list[Player]]:
     found: dict[int, list[Player]] = {}
-    for member in (
-        SquadMember.objects.filter(league=league)
-        .select_related("player")
-        .order_by("player__last_name", "player__first_name", "pk")
+    for member in by_name(
+        SquadMember.objects.filter(league=league).select_related("player").order_by("pk"),
+        lambda m: m.player,
     ):
         found.setdefault(member.team_id, []).append(member.player)
     return found
@@ -132,7 +133,9 @@ class LeagueListView(ApiMixin, GenericAPIView[League]):
         responses=LeagueSerializer(many=True),
     )
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        leagues = visible_leagues(request.user).select_related("owner").order_by("name", "pk")
+        leagues = (
+            visible_leagues(request.user).select_related("owner", "club").order_by("name", "pk")
+        )
         page = self.paginate_queryset(leagues)
         assert page is not None  # ApiMixin sets a pagination class
         return self.get_paginated_response(LeagueSerializer(page, many=True).data)
@@ -145,9 +148,13 @@ class LeagueListView(ApiMixin, GenericAPIView[League]):
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         if not request.user.is_authenticated:
             raise exceptions.NotAuthenticated()
-        data = validated(LeagueSerializer, request.data)
+        data = validated(LeagueSerializer, request.data, context={"request": request})
         fields = {k: v for k, v in data.items() if k in LeagueData.__dataclass_fields__}
-        league = _call(lambda: create_league(LeagueData(**fields), actor=_actor(request)))
+        league = _call(
+            lambda: create_league(
+                LeagueData(**fields), actor=_actor(request), club=data.get("club")
+            )
+        )
         return Response(LeagueSerializer(league).data, status=201)
 
 
@@ -190,12 +197,16 @@ class LeagueTableView(ApiView):
             ],
             "players": [
                 {
-                    "place": line.place,
+                    "place": line.place or None,
+                    "shared": line.shared,
                     "player": line.player.pk,
-                    "name": f"{line.player.first_name} {line.player.last_name}",
+                    "name": shown_name(
+                        line.player.first_name, line.player.last_name, line.player.name_form
+                    ),
                     "team": line.team.pk if line.team else None,
                     "points": line.points,
                     "series": line.series,
+                    "open_series": line.open_series,
                 }
                 for line in table.players
             ],
@@ -264,6 +275,7 @@ class TeamDetailView(ApiView):
                     "date": day.match_day.date,
                     "venue": day.group.venue,
                     "played": day.played,
+                    "final": day.final,
                     "line_ups": [
                         {
                             "series": line_up.series_number,

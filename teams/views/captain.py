@@ -12,12 +12,14 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.generic import TemplateView
 
+from common.actors import Actor
 from common.parsing import whole_number
 from common.services import ServiceError
-from scoring.services import Actor, Door
+from teams.doors import TEAM_CAPTAIN
 from teams.forms import LineUpForm
 from teams.models import Group, LineUp, Team
 from teams.services import line_up_size, set_line_up
+from tournaments.names import by_name
 
 TOKEN_MAX_LENGTH = 40  # Team.captain_token
 
@@ -40,12 +42,7 @@ class TeamCaptainView(TemplateView):
         self.team = team
 
     def squad(self) -> list[Any]:
-        return [
-            m.player
-            for m in self.team.squad.select_related("player").order_by(
-                "player__last_name", "player__first_name", "pk"
-            )
-        ]
+        return by_name(m.player for m in self.team.squad.select_related("player").order_by("pk"))
 
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         squad = self.squad()
@@ -107,7 +104,7 @@ class TeamCaptainView(TemplateView):
                     self.team,
                     series.number,
                     form.cleaned_data["players"],
-                    actor=Actor(Door.TEAM_CAPTAIN),
+                    actor=Actor(TEAM_CAPTAIN),
                 )
             except ServiceError as exc:
                 form.add_error("players", exc.message)

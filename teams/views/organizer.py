@@ -5,20 +5,24 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from typing import Any
+from typing import Any, ClassVar
 
 from django.contrib import messages
 from django.contrib.auth.mixins import LoginRequiredMixin
-from django.core.exceptions import PermissionDenied
-from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.generic import FormView, TemplateView
 
+from clubs import roles
+from clubs.forms import add_club_choice
+from common.actors import ORGANIZER, Actor
+from common.ownership import Ownership
 from common.parsing import whole_number
 from common.services import ServiceError
-from scoring.services import Actor, Door
+from common.views import KeeperMixin
 from teams.forms import (
     OVERRIDE_FIELDS,
     GroupPlaceForm,
@@ -26,10 +30,12 @@ from teams.forms import (
     LineUpForm,
     MatchDayForm,
     NewPlayerForm,
+    SquadListForm,
     TeamForm,
 )
 from teams.models import Group, League, LineUp, SquadMember
-from teams.permissions import can_manage
+from teams.permissions import LEAGUES
+from teams.schedule import dates_out_of_order
 from teams.services import (
     add_squad_member,
     add_team,
@@ -42,14 +48,15 @@ from teams.services import (
     remove_squad_member,
     set_line_up,
 )
-from teams.squads import SEARCH_MAX_LENGTH, add_new_player, search_candidates
+from teams.squads import SEARCH_MAX_LENGTH, add_new_player, add_squad_list, search_candidates
 from teams.standings import group_result
+from tournaments.names import by_name
 
 MAX_ID = 10**9
 
 
 def _actor(request: HttpRequest) -> Actor:
-    return Actor(Door.ORGANIZER, user=request.user)
+    return Actor(ORGANIZER, user=request.user)
 
 
 def _pk(raw: str | None) -> int | None:
@@ -61,36 +68,13 @@ def _id(raw: str | None) -> int:
     return _pk(raw) or 0
 
 
-class OwnerMixin(LoginRequiredMixin):
+class OwnerMixin(KeeperMixin):
     """The league from the URL, for its owner only (403 for everyone else)."""
 
+    ownership: ClassVar[Ownership[League]] = LEAGUES
+    url_kwarg = "league"
+    context_name = "league"
     league: League
-
-    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
-        if not request.user.is_authenticated:
-            return self.handle_no_permission()
-        self.league = get_object_or_404(League, slug=kwargs["league"])
-        if not can_manage(request.user, self.league):
-            raise PermissionDenied
-        return super().dispatch(request, *args, **kwargs)
-
-    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
-        context: dict[str, Any] = super().get_context_data(**kwargs)  # type: ignore[misc]
-        context["league"] = self.league
-        return context
-
-
-class MyLeaguesView(LoginRequiredMixin, TemplateView):
-    template_name = "teams/organizer/mine.html"
-
-    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
-        context = super().get_context_data(**kwargs)
-        context["leagues"] = (
-            League.objects.filter(owner=self.request.user.pk)
-            .annotate(team_count=Count("teams"))
-            .order_by("name", "pk")
-        )
-        return context
 
 
 def _form_error(form: LeagueForm, exc: ServiceError) -> None:
@@ -104,9 +88,16 @@ class LeagueCreateView(LoginRequiredMixin, FormView[LeagueForm]):
     template_name = "teams/organizer/league_form.html"
     form_class = LeagueForm
 
+    def get_form(self, form_class: Any = None) -> LeagueForm:
+        form = super().get_form(form_class)
+        add_club_choice(form, self.request.user, roles.LEAGUES)
+        return form
+
     def form_valid(self, form: LeagueForm) -> HttpResponse:
         try:
-            league = create_league(form.league_data(), actor=_actor(self.request))
+            league = create_league(
+                form.league_data(), actor=_actor(self.request), club=form.cleaned_data.get("club")
+            )
         except ServiceError as exc:
             _form_error(form, exc)
             return self.form_invalid(form)
@@ -140,10 +131,9 @@ class TeamsView(OwnerMixin, TemplateView):
         context = super().get_context_data(**kwargs)
         teams = list(self.league.teams.order_by("position"))
         members: dict[int, list[SquadMember]] = {team.pk: [] for team in teams}
-        for member in (
-            SquadMember.objects.filter(league=self.league)
-            .select_related("player")
-            .order_by("player__last_name", "player__first_name", "pk")
+        for member in by_name(
+            SquadMember.objects.filter(league=self.league).select_related("player").order_by("pk"),
+            lambda m: m.player,
         ):
             members[member.team_id].append(member)
         query = self.request.GET.get("q", "")[:SEARCH_MAX_LENGTH].strip()
@@ -157,6 +147,9 @@ class TeamsView(OwnerMixin, TemplateView):
                     "full": len(members[team.pk]) >= self.league.squad_max,
                     "new_player": forms_of.get(("new", team.pk))
                     or NewPlayerForm(prefix=f"new{team.pk}"),
+                    "squad_list": forms_of.get(("list", team.pk))
+                    or SquadListForm(prefix=f"list{team.pk}"),
+                    "confirm_remove": forms_of.get(("confirm", team.pk)),
                     "errors": forms_of.get(("errors", team.pk), []),
                     "found": list(search_candidates(self.league, query))
                     if query and search_team == team.pk
@@ -219,10 +212,46 @@ class TeamsView(OwnerMixin, TemplateView):
                     request,
                     _("%(player)s plays for %(team)s.") % {"player": member.player, "team": team},
                 )
+            elif action == "add_list":
+                pasted = SquadListForm(request.POST, prefix=f"list{team.pk}")
+                forms[("list", team.pk)] = pasted
+                if not pasted.is_valid():
+                    return self._again(forms)
+                try:
+                    added = add_squad_list(team, pasted.cleaned_data["players"], actor=actor)
+                except ServiceError as exc:
+                    lines = exc.data.get("lines", {})
+                    for number, message in lines.items():
+                        pasted.add_error(
+                            "players",
+                            _("Line %(n)s: %(message)s") % {"n": number, "message": message}
+                            if number != "0"
+                            else message,
+                        )
+                    if not lines:
+                        pasted.add_error("players", exc.message)
+                    return self._again(forms)
+                messages.success(
+                    request,
+                    ngettext(
+                        "%(n)d player added to %(team)s.",
+                        "%(n)d players added to %(team)s.",
+                        len(added),
+                    )
+                    % {"n": len(added), "team": team},
+                )
             elif action == "remove_player":
-                found = team.squad.filter(pk=_id(request.POST.get("member"))).first()
+                found = (
+                    team.squad.filter(pk=_id(request.POST.get("member")))
+                    .select_related("player")
+                    .first()
+                )
                 if found is None:
                     raise ServiceError("player_not_found", _("Player not found."))
+                if request.POST.get("confirmed") != "1":
+                    # Ask first: the page again, with the question next to his name.
+                    forms[("confirm", team.pk)] = found
+                    return self.render_to_response(self.get_context_data(forms=forms))
                 remove_squad_member(found, actor=actor)
                 messages.success(request, _("“%(name)s” removed.") % {"name": found.player})
             else:
@@ -256,6 +285,10 @@ class ScheduleView(OwnerMixin, TemplateView):
                 meetings.update(itertools.combinations(ids, 2))
         team_count = self.league.teams.count()
         posted = kwargs.get("places")
+        # Dated out of order: allowed (a postponed day keeps its number and its pairings),
+        # but said next to the date, so a typo does not go unnoticed.
+        out_of_order = dates_out_of_order([(day.number, day.date) for day in days])
+        dates_of = {day.number: day.date for day in days if day.date is not None}
         entries = []
         for day in days:
             day_form = (
@@ -272,7 +305,19 @@ class ScheduleView(OwnerMixin, TemplateView):
                 }
                 for group in day.groups.all()
             ]
-            entries.append({"day": day, "form": day_form, "groups": groups})
+            earlier = out_of_order.get(day.number)
+            warning = (
+                _(
+                    "This date is before that of match day %(n)d (%(date)s). Allowed, for a "
+                    "postponed day; the numbers stay, as they fix who meets whom."
+                )
+                % {"n": earlier, "date": date_format(dates_of[earlier], "SHORT_DATE_FORMAT")}
+                if earlier is not None
+                else ""
+            )
+            entries.append(
+                {"day": day, "form": day_form, "groups": groups, "date_warning": warning}
+            )
         context.update(
             days=entries,
             team_count=team_count,
@@ -291,8 +336,17 @@ class ScheduleView(OwnerMixin, TemplateView):
             return redirect("teams:schedule", league=self.league.slug)
         messages.success(
             request,
-            _("Match days made: %(repeats)d repeated meetings, %(unmet)d pairs never meet.")
-            % {"repeats": plan.repeats, "unmet": plan.unmet_pairs},
+            _("Match days made: %(repeats)s, %(unmet)s.")
+            % {
+                "repeats": ngettext(
+                    "%(n)d repeated meeting", "%(n)d repeated meetings", plan.repeats
+                )
+                % {"n": plan.repeats},
+                "unmet": ngettext(
+                    "%(n)d pair never meets", "%(n)d pairs never meet", plan.unmet_pairs
+                )
+                % {"n": plan.unmet_pairs},
+            },
         )
         return redirect("teams:schedule", league=self.league.slug)
 
@@ -320,6 +374,12 @@ class ScheduleView(OwnerMixin, TemplateView):
             messages.error(request, exc.message)
         else:
             messages.success(request, _("Dates and venues saved."))
+            saved = self.league.match_days.values_list("number", "date")
+            if dates_out_of_order(list(saved)):
+                messages.warning(
+                    request,
+                    _("Some match days are dated before an earlier one: see the notes below."),
+                )
         return redirect("teams:schedule", league=self.league.slug)
 
 
@@ -350,10 +410,9 @@ class GroupView(OwnerMixin, TemplateView):
         group = kwargs.get("group_obj") or self._group()
         teams = [entry.team for entry in group.group_teams.select_related("team").order_by("order")]
         squads: dict[int, list[Any]] = {team.pk: [] for team in teams}
-        for member in (
-            SquadMember.objects.filter(team__in=teams)
-            .select_related("player")
-            .order_by("player__last_name", "player__first_name", "pk")
+        for member in by_name(
+            SquadMember.objects.filter(team__in=teams).select_related("player").order_by("pk"),
+            lambda m: m.player,
         ):
             squads[member.team_id].append(member.player)
         chosen: dict[tuple[int, int], list[int]] = {}
@@ -402,12 +461,7 @@ class GroupView(OwnerMixin, TemplateView):
         if team is None:
             messages.error(request, _("Choose one of the group's teams."))
             return redirect("teams:group", league=self.league.slug, group=group.pk)
-        squad = [
-            m.player
-            for m in team.squad.select_related("player").order_by(
-                "player__last_name", "player__first_name", "pk"
-            )
-        ]
+        squad = by_name(m.player for m in team.squad.select_related("player").order_by("pk"))
         form = LineUpForm(request.POST, prefix=f"s{series.number}t{team.pk}", squad=squad)
         if form.is_valid():
             try:

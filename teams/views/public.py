@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Count, QuerySet
 from django.http import Http404
-from django.views.generic import ListView, TemplateView
+from django.views.generic import TemplateView
 
 from teams.models import League, Team
 from teams.permissions import can_manage, visible_leagues
@@ -36,18 +35,6 @@ def scoring_context(league: League) -> dict[str, Any]:
     }
 
 
-class LeagueListView(ListView[League]):
-    template_name = "teams/league_list.html"
-    context_object_name = "leagues"
-
-    def get_queryset(self) -> QuerySet[League]:
-        return (
-            visible_leagues(self.request.user)
-            .annotate(team_count=Count("teams", distinct=True))
-            .order_by("name", "pk")
-        )
-
-
 class LeagueDetailView(TemplateView):
     """The table (victory points, game points, days), the match days with their groups and
     each group's day result, the individual ranking."""
@@ -67,6 +54,7 @@ class LeagueDetailView(TemplateView):
             league=league,
             table=table,
             days=list(days.values()),
+            running=any(result.provisional for result in table.groups),
             may_manage=can_manage(self.request.user, league),
             **scoring_context(league),
         )

@@ -7,11 +7,10 @@ from typing import Any
 
 from rest_framework.test import APIClient
 
+from tests.factories import RE_ANNOUNCES_AND_WINS as NORMAL
 from tournaments.models import Table
 
 API = "/api/v1"
-
-NORMAL = {"contract": "normal", "re": [1, 3], "announcements": {"re": "ansage"}, "re_points": 130}
 
 
 def table_url(table: Table) -> str:

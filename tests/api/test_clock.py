@@ -14,8 +14,8 @@ from django.utils import timezone
 from freezegun import freeze_time
 from rest_framework.test import APIClient
 
+from common.actors import ORGANIZER, Actor
 from scoring.models import AuditEntry, Extension, Pause
-from scoring.services import Actor, Door
 from scoring.services.sheet import set_timeout
 from tests.api.helpers import API
 from tests.factories import SIGNAL, World, api_client, build_world, set_status, started
@@ -89,7 +89,7 @@ def test_stages_time_up_and_time_called(hall: World, public_api: APIClient, alic
         assert public_api.get(CLOCK).json()["main"]["stage"] == "last_15"
     with freeze_time(at(96)):
         assert public_api.get(CLOCK).json()["main"]["stage"] == "last_5"
-    set_timeout(hall.tables[0], timeout=True, actor=Actor(Door.ORGANIZER, user=alice))
+    set_timeout(hall.tables[0], timeout=True, actor=Actor(ORGANIZER, user=alice))
     with freeze_time(at(101)):
         body = public_api.get(CLOCK).json()
     assert body["main"] == {

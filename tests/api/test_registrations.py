@@ -102,3 +102,18 @@ def test_registrations_are_for_organizers(
     tournament.is_public = False
     tournament.save()
     assert bob_api.get(URL).status_code == 404
+
+
+def test_register_with_consent(alice_api: APIClient, tournament: Tournament) -> None:
+    minor = {"first_name": "Tim", "last_name": "Jung", "name_form": "initial", "minor": True}
+    refused = alice_api.post(URL, minor, format="json")
+    assert refused.status_code == 400
+    assert refused.json()["error"]["field"] == "guardian_consent"
+    response = alice_api.post(URL, {**minor, "guardian_consent": True}, format="json")
+    assert response.status_code == 201, response.json()
+    player = Player.objects.get(last_name="Jung")
+    assert (player.name_form, player.minor, player.guardian_consent) == ("initial", True, True)
+    assert player.consent_at is not None
+    alice_api.post(URL, {"first_name": "Pia", "last_name": "Pik"}, format="json")
+    unasked = Player.objects.get(last_name="Pik")
+    assert unasked.name_form == "full" and unasked.consent_at is None

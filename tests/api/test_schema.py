@@ -24,6 +24,9 @@ def test_schema_validates_without_warnings(tmp_path: Path) -> None:
     headers = {p["name"] for p in paths[games]["post"]["parameters"] if p["in"] == "header"}
     assert headers == {"If-Match", "Idempotency-Key"}
     assert "tableAuth" in schema["components"]["securitySchemes"]
+    # A merge that lost its race to another request is 409 (tournaments.services.registry).
+    merge = paths["/api/v1/players/{id}/merge/"]["post"]["responses"]
+    assert {"200", "400", "401", "404", "409"} <= set(merge)
 
 
 def test_schema_is_served(public_api: APIClient) -> None:

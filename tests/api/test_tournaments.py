@@ -7,7 +7,7 @@ from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
 from tests.api.helpers import API
-from tests.factories import add_players, make_tournament
+from tests.factories import add_players, make_tournament, organize
 from tournaments.models import Tournament
 
 NEW = {"name": "Winterpokal", "slug": "winter", "starts_on": "2027-01-09", "series_count": 3}
@@ -29,7 +29,7 @@ def test_organizer_sees_his_private_tournament(
     alice_api: APIClient, bob_api: APIClient, alice: User
 ) -> None:
     private = make_tournament(slug="geheim", is_public=False)
-    private.organizers.add(alice)
+    organize(private, alice)
     assert "geheim" in slugs(alice_api.get(f"{API}/tournaments/"))
     assert alice_api.get(f"{API}/tournaments/geheim/").status_code == 200
     assert "geheim" not in slugs(bob_api.get(f"{API}/tournaments/"))

@@ -3,26 +3,22 @@ the import page and API, with who may see what."""
 
 from __future__ import annotations
 
-import copy
 import csv
 import io
 import json
-from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
-from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from openpyxl import load_workbook
 
-from archive.export import build_archive
 from archive.exports import safe
-from tests.factories import api_client, build_world, page_client, play
+from tests.factories import RE_WINS, build_world, page_client, play
 from tournaments.models import Player, Tournament
 
 pytestmark = pytest.mark.django_db
 
-GAME = {"contract": "normal", "re": [1, 3], "re_points": 130, "dealer": 1}  # Re wins, value 1
+GAME = {**RE_WINS, "dealer": 1}  # Re wins, value 1
 NAMES = [("=HYPERLINK(1)", "Müller", "@Club"), ("Anna", "Schäfer", "DK Köln"),
          ("Bernd", "Weiß", ""), ("Carla", "-Ost", "+Verein")]  # fmt: skip
 
@@ -147,87 +143,3 @@ def test_archive_download_for_the_organizers_only(
     assert archive["audit"]["actions"] == {"scoring.game.created": 1}
     assert bob_client.get("/verwaltung/herbst/archiv/").status_code == 403
     assert client.get("/verwaltung/herbst/archiv/").status_code == 302  # to the login
-
-
-def upload(content: bytes, name: str = "archiv.json") -> dict[str, Any]:
-    return {"file": SimpleUploadedFile(name, content, content_type="application/json")}
-
-
-def test_import_page_creates_the_tournament(bob: User, played: Tournament) -> None:
-    raw = json.dumps(build_archive(played)).encode()
-    client = page_client(bob, language="en")
-    assert client.get("/verwaltung/import/").status_code == 200
-    response = client.post("/verwaltung/import/", upload(raw))
-    assert response.status_code == 302
-    assert response["Location"] == "/verwaltung/herbst-2/?importiert=1"
-    copy_of = Tournament.objects.get(slug="herbst-2")
-    assert list(copy_of.organizers.all()) == [bob]
-    assert client.get(response["Location"]).status_code == 200
-
-
-def test_import_page_lists_every_problem(bob: User, played: Tournament) -> None:
-    archive = build_archive(played)
-    archive["series"][0]["tables"][0]["games"][0]["record"]["re_points"] = 241
-    archive["registrations"][0]["player"] = 99
-    client = page_client(bob, language="en")
-    response = client.post("/verwaltung/import/", upload(json.dumps(archive).encode()))
-    assert response.status_code == 200
-    text = response.content.decode()
-    assert "The archive was not imported; nothing was saved." in text
-    assert "registration 1" in text and "Player id 99 is not in the archive." in text
-    assert Tournament.objects.count() == 1
-
-
-@pytest.mark.parametrize(
-    ("content", "message"),
-    [
-        (b"not json", "The file is not a JSON archive."),
-        (b"[1, 2]", "Expected an object."),
-        (b'{"format": "doko-turnier-archive", "version": "1"}', "Archive version 1 cannot"),
-    ],
-)
-def test_import_page_refuses_junk(bob: User, content: bytes, message: str) -> None:
-    response = page_client(bob, language="en").post("/verwaltung/import/", upload(content))
-    assert response.status_code == 200 and message in response.content.decode()
-
-
-def test_import_page_refuses_a_huge_file(bob: User, settings: Any) -> None:
-    big = b" " * (5 * 1024 * 1024 + 1)
-    response = page_client(bob, language="en").post("/verwaltung/import/", upload(big))
-    assert "larger than 5 MB" in response.content.decode()
-
-
-def test_api_archive_and_import(alice: User, bob: User, played: Tournament) -> None:
-    alice_api = api_client(user=alice, lang="en")
-    archive = alice_api.get("/api/v1/tournaments/herbst/archive/").json()
-    assert archive["tournament"]["slug"] == "herbst"
-    bob_api = api_client(user=bob, lang="en")
-    assert bob_api.get("/api/v1/tournaments/herbst/archive/").status_code == 403
-    response = bob_api.post("/api/v1/imports/", archive, format="json")
-    assert response.status_code == 201
-    assert response.json() == {
-        "slug": "herbst-2", "url": "/api/v1/tournaments/herbst-2/", "players_new": 4,
-        "players_matched": 0, "games": 1,
-    }  # fmt: skip
-    broken = copy.deepcopy(archive)
-    broken["series"][0]["tables"][0]["seats"][0]["position"] = 6
-    response = bob_api.post("/api/v1/imports/", broken, format="json")
-    assert response.status_code == 400
-    error = response.json()["error"]
-    assert error["code"] == "archive_refused"
-    assert error["details"] == [{
-        "code": "archive_problem", "field": "series 1, table 1, seat 6",
-        "message": "The table has seats 1 to 4 only.",
-    }]  # fmt: skip
-
-
-def test_api_import_junk_and_size(bob: User) -> None:
-    bob_api = api_client(user=bob, lang="en")
-    for body in (b"{", b"[]", b"\xff", b"1e999999"):
-        response = bob_api.post("/api/v1/imports/", body, content_type="application/json")
-        assert response.status_code == 400, body
-        assert response.json()["error"]["code"] == "archive_refused"
-    big = b" " * (5 * 1024 * 1024 + 1)
-    response = bob_api.post("/api/v1/imports/", big, content_type="application/json")
-    assert response.status_code == 413
-    assert api_client().post("/api/v1/imports/", {}, format="json").status_code == 401

@@ -11,13 +11,14 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 
+from archive import services
 from archive.export import build_archive
 from archive.models import ImportedTournament
 from archive.reading import ArchiveRefused
 from archive.services import import_archive, import_file
+from common.actors import ORGANIZER, Actor
 from scoring.demo import build_demo
 from scoring.models import AuditEntry, Game, PlayerScore
-from scoring.services import Actor, Door
 from scoring.services.series_totals import differences
 from scoring.standings import overall_standings, series_standings
 from tests.factories import make_user
@@ -57,7 +58,7 @@ def demo_archive(django_db_setup: None, django_db_blocker: Any) -> dict[str, Any
 
 def importer() -> tuple[Any, Actor]:
     user = User.objects.filter(username="importer").first() or make_user("importer")
-    return user, Actor(Door.ORGANIZER, user=user)
+    return user, Actor(ORGANIZER, user=user)
 
 
 def test_round_trip_gives_identical_standings(demo_archive: dict[str, Any]) -> None:
@@ -76,10 +77,11 @@ def test_round_trip_gives_identical_standings(demo_archive: dict[str, Any]) -> N
     assert source["source"]["slug"] == "demo" and source["version"] == 1
     entry = AuditEntry.objects.get(tournament=tournament)
     assert entry.action == "archive.tournament.imported" and entry.user == user
-    # The archive of the copy is the archive of the original, but for the export time,
-    # the source and the audit (one import entry).
+    # The copy is private until its organizer publishes it; its archive is the archive of
+    # the original, but for that, the export time, the source and the audit (one entry).
+    assert archive["tournament"]["is_public"] and not tournament.is_public
     again = json.loads(json.dumps(build_archive(tournament)))
-    assert again["tournament"] == archive["tournament"]
+    assert again["tournament"] == {**archive["tournament"], "is_public": False}
     assert again["players"] == archive["players"]
     assert again["series"] == archive["series"]
     assert again["registrations"] == archive["registrations"]
@@ -93,6 +95,8 @@ def test_second_import_takes_a_new_slug_and_the_same_players(
     second = import_archive(copy.deepcopy(demo_archive["archive"]), user, actor)
     assert (first.tournament.slug, second.tournament.slug) == ("demo", "demo-2")
     assert second.players_matched == 22 and second.players_new == 0
+    hashes = ImportedTournament.objects.values_list("content_hash", flat=True)
+    assert len(set(hashes)) == 1 and len(next(iter(hashes))) == 64  # the same archive
     assert Player.objects.filter(owner=user).count() == 22
     assert standings_of(second.tournament) == demo_archive["standings"]
 
@@ -133,6 +137,25 @@ def test_a_game_that_no_longer_scores_is_named(demo_archive: dict[str, Any]) -> 
     first_game(archive)["record"]["re_points"] = 300
     problems = refused(archive)
     assert len(problems) == 1 and problems[0].startswith("series 2, table 3, game 7: ")
+
+
+def test_written_in_batches_of_tables(
+    demo_archive: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two tables per batch: the same standings; a refused game in a later batch of a later
+    series rolls back what the earlier batches wrote, and the report still names it."""
+    monkeypatch.setattr(services, "CHUNK_TABLES", 2)
+    user, actor = importer()
+    imported = import_archive(copy.deepcopy(demo_archive["archive"]), user, actor)
+    assert standings_of(imported.tournament) == demo_archive["standings"]
+    assert differences(imported.tournament) == []
+    archive = copy.deepcopy(demo_archive["archive"])
+    first_game(archive, series=3, table=5, game=2)["record"]["re_points"] = 300
+    first_game(archive, series=2, table=4, game=1)["record"]["re_points"] = -1
+    problems = refused(archive)
+    assert [p.split(":")[0] for p in problems] == [
+        "series 2, table 4, game 1", "series 3, table 5, game 2",
+    ]  # fmt: skip
 
 
 def test_a_flipped_result_is_named(demo_archive: dict[str, Any]) -> None:

@@ -10,7 +10,8 @@ Who visits what follows the URLs by audience: ``/verwaltung/`` the demo organize
 in), ``/tisch/`` the captain of table 1 (his link, no account), everything else an anonymous
 visitor. Every page is opened at 390 x 844 in German and in English and checked for
 
-* the answer: 200, or the one redirect listed in ``REDIRECTS``;
+* the answer: 200, or the one redirect listed in ``REDIRECTS`` (on a closed series' captain
+  link, in ``CLOSED_CAPTAIN_REDIRECTS``);
 * no horizontal overflow: the document is not wider than the layout viewport (``scrollWidth``
   against ``clientWidth``; on a phone ``window.innerWidth`` is no measure, it grows with an
   overflowing page as the browser zooms out to show it);
@@ -18,17 +19,23 @@ visitor. Every page is opened at 390 x 844 in German and in English and checked 
   HTML and among the cells the phone's CSS shows;
 * no developer text: dotted action codes, Python reprs, template syntax, unformatted
   placeholders; on German pages no English tell-tale words, on English pages no German ones;
-* no script error and no Content-Security-Policy violation in the console.
+* no script error and no Content-Security-Policy violation in the console;
+* no id used twice (a label would focus another form's field);
+* accessibility: axe-core (vendored in ``tests/browser/vendor/axe-core/``, served to the page
+  from its own origin so the Content-Security-Policy stays as it is) finds no critical,
+  serious or moderate violation of its rules.
 
 All failures are collected and reported in one assertion, one line per problem.
 """
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -37,10 +44,16 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
+from archive import jobs
+from archive.export import build_archive
+from cashbox.models import Booking
 from documents.models import GeneratedDocument
 from documents.pipeline import generate_inline
 from documents.services import request_document
+from evenings.demo import DEMO_GROUP
+from evenings.models import Evening
 from scoring.demo import build_demo
+from scoring.models import RefereeCall
 from teams.demo import DEMO_LEAGUE
 from teams.models import Group, Team
 from tests.test_route_matrix import Route, routes
@@ -65,16 +78,28 @@ EXCLUDED = {
     "scoring:series-clock": "htmx fragment loaded by the tournament, seating and player pages",
     "scoring:captain-clock": "htmx fragment polled by the captain's sheet, which is visited",
     "scoring:sheet-clock": "htmx fragment polled by the organizer's sheet, which is visited",
+    "scoring:captain-referee": "htmx fragment polled by the captain's sheet, which is visited",
     "archive:standings": "a CSV or XLSX file (tests/archive/ opens it)",
     "archive:series-standings": "a CSV or XLSX file (tests/archive/ opens it)",
     "archive:games": "a CSV or XLSX file (tests/archive/ opens it)",
     "archive:download": "the JSON archive file (tests/archive/ reads it)",
+    "archive:player-data": "a player's data export, a JSON file (tests/privacy/ reads it)",
+    "cashbox:export": "a CSV or XLSX file (tests/cashbox/test_pages.py opens it)",
+    "scoring:captain-sw": "the service worker script itself (tests/scoring/test_captain_worker.py)",
+    "fees:payouts-csv": "a CSV file (tests/fees/test_pages.py reads it)",
+    "fees:payouts-pdf": "a PDF file (tests/fees/test_pages.py reads it with pdftotext)",
 }
 
 # GET routes that answer with a redirect by design: route -> the route they lead to.
 REDIRECTS = {
     "scoring:captain-game": "scoring:captain",  # the entry form lives on the sheet's page
     "scoring:sheet-game": "scoring:sheet",
+}
+# A closed series' captain link: the sheet is read-only, so the entry and delete steps lead
+# back to it (with a note).
+CLOSED_CAPTAIN_REDIRECTS = {
+    "scoring:captain-game": "scoring:captain",
+    "scoring:captain-delete": "scoring:captain",
 }
 
 # Developer text that must never reach a page, in any language.
@@ -102,6 +127,18 @@ TELL_TALE = {
         r"Listenführer|Strafpunkte|Augen|Stiche|Geber|Solist|Liste|Turniere)\b"
     ),
 }
+
+# axe-core, pinned (see its LICENSE beside it), read from this file (never a CDN: no network
+# in the hall either).
+AXE_SOURCE = (Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js").read_text()
+AXE_IMPACTS = ("critical", "serious", "moderate")
+AXE_JS = """async (impacts) => {
+  const result = await axe.run(document, {resultTypes: ['violations']});
+  return result.violations
+    .filter((v) => impacts.includes(v.impact))
+    .map((v) => v.impact + ' ' + v.id + ' (' + v.nodes.length + '): '
+      + v.nodes.slice(0, 2).map((n) => n.target.join(' ')).join(', '));
+}"""
 
 CHECKS_JS = """() => {
   // What a phone user can open must fit too.
@@ -172,8 +209,15 @@ CHECKS_JS = """() => {
     .map((el) => ['placeholder', 'aria-label', 'title', 'value']
       .map((a) => (a !== 'value' || el.tagName === 'INPUT') && el.getAttribute(a) || '')
       .join('\\n'));
-  return {width, scroll: root.scrollWidth, wide, tables, lang: root.lang,
-          text: [document.title, document.body.innerText, ...attributes].join('\\n')};
+  // A passage marked as another language (lang="en" on a German page) is not the page's.
+  const ownText = () => [...document.body.querySelectorAll('[lang]')]
+    .filter((el) => el.lang !== root.lang)
+    .reduce((text, el) => text.replace(el.innerText, ''), document.body.innerText);
+  const ids = new Map();
+  document.querySelectorAll('[id]').forEach((el) => ids.set(el.id, (ids.get(el.id) || 0) + 1));
+  const twice = [...ids].filter(([, n]) => n > 1).map(([id, n]) => id + ' (' + n + ')');
+  return {width, scroll: root.scrollWidth, wide, tables, lang: root.lang, twice,
+          text: [document.title, ownText(), ...attributes].join('\\n')};
 }"""
 
 
@@ -187,9 +231,8 @@ class Visit:
 
     @property
     def status(self) -> int:
-        # The captain's link works only while the series runs; afterwards it opens a page
-        # that says so, with 403.
-        return 403 if self.role == CAPTAIN and self.state == "closed" else 200
+        # The captain's link shows the sheet read-only once the series is closed.
+        return 200
 
 
 @dataclass
@@ -197,6 +240,7 @@ class Demo:
     tournament: Tournament
     running: Series
     closed: Series
+    archive_import: int  # the demo organizer's check of the demo's own archive
     seconds: float  # to build it
 
 
@@ -221,6 +265,7 @@ def values(demo: Demo, state: str) -> dict[str, Any]:
     return {
         "slug": demo.tournament.slug,
         "season": "demo-rangliste",  # the demo's season (seasons/demo.py)
+        "club": demo.tournament.club.slug if demo.tournament.club else "",  # the demo's club
         "league": DEMO_LEAGUE,  # the demo's league (teams/demo.py), two match days played
         "team": Team.objects.filter(league__slug=DEMO_LEAGUE).order_by("position")[0].pk,
         "team_token": Team.objects.filter(league__slug=DEMO_LEAGUE)
@@ -248,6 +293,16 @@ def route_values(route: Route, demo: Demo, state: str) -> dict[str, Any]:
         known["token"] = demo.tournament.registration_token
     if route.name in ("tournaments:registry-player", "seasons:player"):
         known["pk"] = known["player"]  # a player of the registry, not a registration
+    if route.name == "archive:import-status":
+        known["pk"] = demo.archive_import
+    if route.name == "cashbox:reverse":  # the demo club's first booking (cashbox/demo.py)
+        known["pk"] = Booking.objects.filter(club=demo.tournament.club).order_by("pk")[0].pk
+    if route.name == "scoring:referee-correct":  # the demo's open call names its game
+        open_call = RefereeCall.objects.get(series=demo.running, status="called")
+        known["pk"] = open_call.pk
+    if route.name.startswith("evenings:"):  # the demo's closed evening (evenings/demo.py)
+        evening = Evening.objects.get(group__club=demo.tournament.club, group__slug=DEMO_GROUP)
+        known.update(runde=DEMO_GROUP, evening=evening.pk, token=evening.tables.get().token)
     return known
 
 
@@ -272,9 +327,10 @@ def plan(demo: Demo, problems: list[str]) -> list[Visit]:
             path = reverse(route.name, kwargs={p: known[p] for p in route.params})
             if path.startswith("/api/"):
                 break  # the API has its own tests (tests/api/, the schema check)
-            target = REDIRECTS.get(route.name)
+            closed_captain = role_of(path) == CAPTAIN and state == "closed"
+            target = (CLOSED_CAPTAIN_REDIRECTS if closed_captain else REDIRECTS).get(route.name)
             redirect = None
-            if target is not None and not (role_of(path) == CAPTAIN and state == "closed"):
+            if target is not None:
                 redirect = reverse(target, kwargs={p: known[p] for p in route.params})
             visits.append(Visit(route.name, role_of(path), state, path, redirect))
     stale = sorted((set(EXCLUDED) | set(REDIRECTS)) - names)
@@ -294,8 +350,18 @@ def demo(settings: Any, tmp_path: Any) -> Demo:
     series = tournament.series.order_by("number")
     pack = request_document(Kind.PRINT_PACK, tournament, series.last(), language="de", queue=False)
     generate_inline(pack)
+    # The organizer's import page shows a checked archive waiting for the confirmation (the
+    # task runs in-process at the commit).
+    raw = json.dumps(build_archive(tournament)).encode()
+    job = jobs.start(raw, User.objects.get(username=DEMO_USER), confirmed=False, language="de")
     seconds = time.perf_counter() - started
-    return Demo(tournament, running=series.last(), closed=series.first(), seconds=seconds)
+    return Demo(
+        tournament,
+        running=series.last(),
+        closed=series.first(),
+        archive_import=job.pk,
+        seconds=seconds,
+    )
 
 
 def text_problems(text: str, language: str) -> list[str]:
@@ -347,11 +413,24 @@ def check_page(page: Any, console: list[str], visit: Visit, language: str, base:
                 f"{found['scroll']} px wide (viewport {WIDTH}); sticking out: {found['wide']}"
             )
         problems += found["tables"]
+        problems += [f"id used more than once: {found['twice']}"] if found["twice"] else []
         if found["lang"] != language:
             problems.append(f'<html lang="{found["lang"]}">')
         problems += text_problems(found["text"], language)
+        problems += [f"axe: {line}" for line in axe_problems(page)]
     problems += [f"console: {line[:150]}" for line in console]
     return problems
+
+
+def axe_problems(page: Any) -> list[str]:
+    """axe-core's violations of the impacts in ``AXE_IMPACTS`` on the page shown."""
+    # Evaluated, not loaded by a script tag: a request from the page could be answered by the
+    # captain pages' service worker, which the test's routing does not see, and a script from
+    # outside the page's own code would be refused by its Content-Security-Policy.
+    if not page.evaluate("() => typeof axe !== 'undefined'"):
+        page.evaluate(AXE_SOURCE)
+    violations: list[str] = page.evaluate(AXE_JS, list(AXE_IMPACTS))
+    return violations
 
 
 @pytest.fixture
@@ -432,6 +511,8 @@ SAMPLE = """<!doctype html><html lang="de"><head>
   <tbody><tr><td>Anna</td><td>Dulle</td></tr></tbody>
 </table>
 <details><summary>Mehr</summary><p>scoring.sheet.confirmed {'seat': 2} Seat 2</p></details>
+<label for="reason">Grund</label><input id="reason"><input id="reason">
+<p style="color: #999; background: #fff">blass</p>
 </body></html>"""
 
 
@@ -440,9 +521,14 @@ def test_the_checks_find_what_they_look_for(browser: Any) -> None:
     rowspans and colspans that is right)."""
     context = browser.new_context(viewport={"width": WIDTH, "height": HEIGHT}, is_mobile=True)
     page = context.new_page()
-    page.set_content(SAMPLE)
+    base = "http://checks.invalid"
+    page.route(base + "/", lambda route: route.fulfill(body=SAMPLE, content_type="text/html"))
+    page.goto(base + "/")
     found = page.evaluate(CHECKS_JS)
+    axe = axe_problems(page)
     context.close()
+    assert found["twice"] == ["reason (2)"]
+    assert "serious color-contrast (1): body > p" in axe, axe
     assert (found["width"], found["scroll"]) == (WIDTH, 600)
     assert found["wide"] == ["div.wide 600"]
     assert found["tables"] == [

@@ -26,9 +26,9 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
+from common.actors import ORGANIZER, Actor
 from hall.services import announce
 from scoring.demo import play_table
-from scoring.services import Actor, Door
 from scoring.services.clock import extend_table
 from scoring.services.closing import close_series
 from tests.factories import build_world, make_tournament
@@ -99,7 +99,7 @@ def set_signal(series: Series, minutes_ago: int) -> None:
 def hall(db: None) -> tuple[Tournament, Actor]:
     tournament = create_demo_tournament(PLAYERS, 1, 2026, random.Random(2026))
     organizer = tournament.organizers.get()
-    return tournament, Actor(Door.ORGANIZER, user=organizer)
+    return tournament, Actor(ORGANIZER, user=organizer)
 
 
 @pytest.fixture

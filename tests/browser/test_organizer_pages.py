@@ -60,11 +60,16 @@ def test_checkin_counter_follows_every_tap(
     page.locator("button[name=present][value='0']").first.click()  # one checked out again
     page.locator("#checkin-counter", has_text="1 / 3").wait_for()
     assert tournament.registrations.filter(checked_in=True).count() == 1
-    # The search keeps the counter (in place) and the taps keep working on the found rows.
-    page.fill("input[type=search]", "Nachname3")
+    # The search keeps the counter (in place) and the taps keep working on the found rows;
+    # after the tap the search is empty again, the whole list back, the cursor in the search.
+    search = page.locator("input[type=search]")
+    search.fill("nachname3")
     expect(page.locator(".checkin-row")).to_have_count(1)
     page.locator(".checkin-row button").click()
-    expect(page.locator(".checkin-row.present")).to_have_count(1)
+    expect(search).to_have_value("")
+    expect(search).to_be_focused()
+    expect(page.locator(".checkin-row")).to_have_count(3)
+    expect(page.locator(".checkin-row.present")).to_have_count(2)
     expect(counter).to_have_text(re.compile(r"^2 / 3"))
     expect(page.locator("#checkin-counter")).to_have_count(1)
 

@@ -11,17 +11,18 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.test import Client
 
-from scoring.services import Actor, Door
+from common.actors import API, ORGANIZER, Actor
+from scoring import doors
 from scoring.services.deductions import add_deduction
 from scoring.services.entry import save_game
 from scoring.services.sheet import set_timeout
-from tests.factories import make_tournament, running_table
+from tests.factories import RE_ANNOUNCES_AND_WINS as GAME
+from tests.factories import make_tournament, organize, running_table
 from tournaments.models import Player
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-CAPTAIN = Actor(Door.CAPTAIN, seat=4, device="captain-phone")
-GAME = {"contract": "normal", "re": [1, 3], "announcements": {"re": "ansage"}, "re_points": 130}
+CAPTAIN = Actor(doors.CAPTAIN, seat=4, device="captain-phone")
 LONG_NAMES = [
     ("Klaus-Dieter", "Müller-Lüdenscheidt"),
     ("Anna-Katharina", "Schmidt-Wittgenstein"),
@@ -53,13 +54,13 @@ def build() -> tuple[str, User, list[str]]:
         player.first_name, player.last_name = first, last
         player.save()
     organizer = User.objects.create_user("organisatorin-mit-langem-namen")
-    tournament.organizers.add(organizer)
-    by_organizer = Actor(Door.ORGANIZER, user=organizer)
+    organize(tournament, organizer)
+    by_organizer = Actor(ORGANIZER, user=organizer)
     for _ in range(7):
         save_game(tables[0], GAME, actor=CAPTAIN)
     save_game(tables[1], GAME, actor=CAPTAIN)
     save_game(tables[0], {**GAME, "re_points": 100}, number=3, actor=by_organizer, reason=REASON)
-    set_timeout(tables[2], timeout=True, actor=Actor(Door.API, user=organizer))
+    set_timeout(tables[2], timeout=True, actor=Actor(API, user=organizer))
     add_deduction(tables[0].series, tables[0].seats.first().registration, -3, REASON, by_organizer)
     base = "/verwaltung/lang/"
     pages = [

@@ -97,3 +97,47 @@ def test_seating_search_filters_while_typing(live_server, phone, tournament) -> 
     assert phone.locator("[data-seating-none]").is_visible()
     phone.fill("input[name=q]", "")
     assert lines.count() == 8 and phone.locator("[data-seating-table]:visible").count() == 2
+
+
+def test_a_season_page_fits_a_phone_and_opens_a_line(live_server, browser, tmp_path) -> None:
+    """130 players (two pages), long names: the first page fits 390 px, a line opened
+    loads its explanation; the screenshot is left in ``tmp_path`` for a look."""
+    from django.contrib.auth.models import User
+
+    from tests.seasons.helpers import played, season_of
+
+    owner = User.objects.create_user("saisonleiter")
+    clubs = {f"Klaus-Dieter{i} Müller-Lüdenscheidt": "Doko-Club Testhausen" for i in range(3)}
+    results = {name: [30 - i, 5] for i, name in enumerate(clubs)}
+    results.update({f"Spieler{i} Nachname{i}": [i % 40, None] for i in range(127)})
+    tournaments = [
+        played(owner, "herbst", "2026-10-03", results, clubs=clubs),
+        played(owner, "winter", "2026-11-07", {name: [4, 4] for name in list(results)[:20]}),
+    ]
+    season_of(owner, tournaments, overrides={"min_series": 3}, slug="rangliste", name="Rangliste")
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, locale="de", is_mobile=True, has_touch=True
+    )
+    context.add_cookies([{"name": "django_language", "value": "de", "url": live_server.url}])
+    page = context.new_page()
+    try:
+        assert page.goto(live_server.url + "/saisons/rangliste/").status == 200
+        found = page.evaluate(CHECK)
+        assert found["width"] <= 390, found["width"]
+        for table in found["tables"]:
+            assert table["rows"] and set(table["rows"]) == {table["head"]}, table
+        assert page.locator("nav.season-pager a[aria-current=page]").inner_text() == "1"
+        first = page.locator("details.season-explanation").first
+        first.locator("summary").click()
+        first.locator("li.why-counted").first.wait_for()
+        assert "zählt" in first.inner_text()
+        assert page.evaluate(CHECK)["width"] <= 390
+        page.screenshot(path=str(tmp_path / "season.png"), full_page=False)
+        page.locator("nav.season-pager").screenshot(path=str(tmp_path / "pager.png"))
+        page.fill("input[name=q]", "muller")
+        page.locator("form.club-filter button").click()
+        page.wait_for_url("**q=muller**")
+        assert page.locator("table.season-ranking tbody tr").count() == 3
+    finally:
+        context.close()
+    print(tmp_path / "season.png")

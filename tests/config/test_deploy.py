@@ -15,6 +15,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
@@ -36,6 +37,8 @@ TOKEN = "Zq3-captain_Token0123x"  # the shape of secrets.token_urlsafe(16)
         (f"Authorization: Table {TOKEN}", "Authorization: Table [redacted]"),
         ("Token 9944b09199c62bcf9418ad846dd0e4bbdfc6ee4b", "Token [redacted]"),
         ("Not Found: /turniere/herbst/", "Not Found: /turniere/herbst/"),
+        (f"GET /mannschaft/{TOKEN}/?spieltag=2", "GET /mannschaft/[redacted]/?spieltag=2"),
+        ("/verwaltung/ligen/nord/mannschaften/", "/verwaltung/ligen/nord/mannschaften/"),
     ],
 )
 def test_redact(text: str, expected: str) -> None:
@@ -92,6 +95,14 @@ def test_gunicorn_access_log_atoms_are_redacted() -> None:
     assert atoms["{http_authorization}e"] == REDACTED
 
 
+def test_gunicorn_workers_are_recycled_apart() -> None:
+    """Workers that share the load evenly reach max_requests together: the jitter must be
+    of the same order as the limit, or all of them restart within seconds of each other."""
+    cfg: Any = _gunicorn_config()
+    assert cfg.max_requests >= 1000
+    assert cfg.max_requests_jitter >= cfg.max_requests // 2
+
+
 def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -140,18 +151,27 @@ def test_real_gunicorn_logs_no_captain_token(tmp_path: Path) -> None:
     assert TOKEN not in text, text
 
 
-def test_nginx_accepts_the_site(tmp_path: Path) -> None:
+def _nginx() -> str:
     nginx = shutil.which("nginx") or next(
         (p for p in ("/usr/sbin/nginx", "/sbin/nginx") if Path(p).exists()), None
     )
     if nginx is None or shutil.which("openssl") is None:
         pytest.skip("nginx or openssl is not installed (.ci/run installs them)")
+    return nginx
+
+
+def _certificate(tmp_path: Path) -> None:
     subprocess.run(
         ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
          "-subj", "/CN=doko.example.org", "-keyout", str(tmp_path / "privkey.pem"),
          "-out", str(tmp_path / "fullchain.pem")],
         check=True, capture_output=True, timeout=60,
     )  # fmt: skip
+
+
+def test_nginx_accepts_the_site(tmp_path: Path) -> None:
+    nginx = _nginx()
+    _certificate(tmp_path)
     site = (DEPLOY / "nginx" / "doko.conf").read_text()
     site = site.replace("/etc/letsencrypt/live/doko.example.org/", f"{tmp_path}/")
     site = site.replace("/var/log/nginx/", f"{tmp_path}/")
@@ -166,3 +186,152 @@ def test_nginx_accepts_the_site(tmp_path: Path) -> None:
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
     assert "$doko_redacted_uri" in site and "proxy_request_buffering on" in site
+
+
+def test_the_celery_worker_is_restarted_however_it_is_started() -> None:
+    """A worker that exits (kombu gave up on a lost Redis) must come back: under systemd
+    and with the README's command alike. Else PDFs and season refreshes stop silently."""
+    unit = (DEPLOY / "systemd" / "doko-worker.service").read_text()
+    assert "\nRestart=always\n" in unit
+    readme = (ROOT / "README.md").read_text().split("## Running it for real", 1)[1]
+    block = readme.split("```sh", 1)[1].split("```", 1)[0]
+    starts = [line for line in block.splitlines() if "celery -A config worker" in line]
+    assert starts and all(line.startswith("while :; do ") for line in starts), starts
+
+
+def test_nginx_limits_and_json_errors(tmp_path: Path) -> None:
+    """The site file run by a real nginx on loopback, gunicorn absent: the API's 502, 413
+    and 429 are the error JSON, one address is limited (nodelay burst, then 429), and a
+    team captain's token is redacted in the access log."""
+    nginx = _nginx()
+    _certificate(tmp_path)
+    port, dead = _free_port(), _free_port()
+    site = (DEPLOY / "nginx" / "doko.conf").read_text()
+    site = site.replace("/etc/letsencrypt/live/doko.example.org/", f"{tmp_path}/")
+    site = site.replace("/var/log/nginx/", f"{tmp_path}/")
+    site = site.replace("server 127.0.0.1:8000", f"server 127.0.0.1:{dead}")
+    site = site.replace("listen 80;", f"listen 127.0.0.1:{_free_port()};")
+    site = site.replace("listen 443 ssl http2;", f"listen 127.0.0.1:{port} ssl;")
+    site = "\n".join(line for line in site.splitlines() if "listen [::]" not in line)
+    (tmp_path / "doko.conf").write_text(site)
+    (tmp_path / "nginx.conf").write_text(
+        f"pid {tmp_path}/nginx.pid;\nerror_log {tmp_path}/error.log;\ndaemon off;\n"
+        f"events {{}}\nhttp {{\n  include {tmp_path}/doko.conf;\n}}\n"
+    )
+    server = subprocess.Popen(
+        [nginx, "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf")],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    import http.client
+    import json
+    import ssl
+
+    context = ssl._create_unverified_context()
+    try:
+        for _ in range(100):
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.05)
+        connection = http.client.HTTPSConnection("127.0.0.1", port, context=context, timeout=10)
+
+        def ask(
+            method: str, path: str, body: bytes | None = None
+        ) -> tuple[int, dict[str, str], bytes]:
+            headers = {"Host": "doko.example.org"}
+            if body is not None:
+                headers["Content-Type"] = "application/json"
+            connection.request(method, path, body=body, headers=headers)
+            response = connection.getresponse()
+            return response.status, dict(response.getheaders()), response.read()
+
+        status, headers, body = ask("GET", "/api/v1/tournaments/")
+        assert status == 502 and headers["Content-Type"] == "application/json"
+        assert json.loads(body)["error"]["code"] == "bad_gateway"
+        assert headers["Retry-After"] == "10"
+        status, _headers, _body = ask("GET", f"/mannschaft/{TOKEN}/")
+        assert status == 502
+        status, headers, body = ask("POST", "/api/v1/imports/", b"x" * (7 * 1024 * 1024))
+        assert status == 413 and json.loads(body)["error"]["code"] == "request_too_large"
+        connection.close()
+        connection = http.client.HTTPSConnection("127.0.0.1", port, context=context, timeout=10)
+        answers = [ask("GET", "/api/v1/tournaments/")[0] for _ in range(500)]
+        assert answers[0] == 502 and 429 in answers, answers
+        # The burst of 300 passes at once (plus the rate in the meantime).
+        assert answers.index(429) >= 300, answers.index(429)
+        status, headers, body = ask("GET", "/api/v1/tournaments/")
+        assert status == 429 and json.loads(body)["error"]["code"] == "throttled"
+        assert headers["Retry-After"] == "10"
+        connection.close()
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    log = (tmp_path / "doko.access.log").read_text()
+    assert "/mannschaft/[redacted]/" in log and TOKEN not in log
+
+
+def test_nginx_sends_hashed_static_files_compressed_and_immutable(tmp_path: Path) -> None:
+    """The site file's static location on a real nginx: a hashed name comes as its .gz to a
+    browser that accepts gzip and is kept a year (immutable); a name without hash an hour."""
+    import gzip
+    import http.client
+    import ssl
+
+    nginx = _nginx()
+    _certificate(tmp_path)
+    static = tmp_path / "staticfiles"
+    (static / "css").mkdir(parents=True)
+    css = b"body { color: black; }\n" * 200
+    for name in ("app.css", "app.0123456789ab.css"):
+        (static / "css" / name).write_bytes(css)
+        (static / "css" / f"{name}.gz").write_bytes(gzip.compress(css))
+    port = _free_port()
+    site = (DEPLOY / "nginx" / "doko.conf").read_text()
+    site = site.replace("/etc/letsencrypt/live/doko.example.org/", f"{tmp_path}/")
+    site = site.replace("/var/log/nginx/", f"{tmp_path}/")
+    site = site.replace("/srv/doko/app/staticfiles/", f"{static}/")
+    site = site.replace("listen 80;", f"listen 127.0.0.1:{_free_port()};")
+    site = site.replace("listen 443 ssl http2;", f"listen 127.0.0.1:{port} ssl;")
+    site = "\n".join(line for line in site.splitlines() if "listen [::]" not in line)
+    (tmp_path / "doko.conf").write_text(site)
+    # Under root nginx's workers would read the files as nobody, who cannot enter tmp_path.
+    user = "user root;\n" if os.geteuid() == 0 else ""
+    (tmp_path / "nginx.conf").write_text(
+        f"{user}pid {tmp_path}/nginx.pid;\nerror_log {tmp_path}/error.log;\ndaemon off;\n"
+        f"events {{}}\nhttp {{\n  include {tmp_path}/doko.conf;\n}}\n"
+    )
+    server = subprocess.Popen(
+        [nginx, "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf")],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    context = ssl._create_unverified_context()
+
+    def get(path: str, encoding: str) -> tuple[int, http.client.HTTPResponse, bytes]:
+        connection = http.client.HTTPSConnection("127.0.0.1", port, context=context, timeout=10)
+        connection.request("GET", path, headers={"Host": "doko.example.org",
+                                                 "Accept-Encoding": encoding})  # fmt: skip
+        response = connection.getresponse()
+        body = response.read()
+        connection.close()
+        return response.status, response, body
+
+    try:
+        for _ in range(100):
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.05)
+        status, response, body = get("/static/css/app.0123456789ab.css", "gzip, deflate, br")
+        assert status == 200 and response.getheader("Content-Encoding") == "gzip"
+        assert gzip.decompress(body) == css
+        assert response.getheader("Vary") == "Accept-Encoding"
+        assert response.headers.get_all("Cache-Control") == ["public, max-age=31536000, immutable"]
+        status, response, body = get("/static/css/app.0123456789ab.css", "identity")
+        assert status == 200 and response.getheader("Content-Encoding") is None and body == css
+        status, response, _body = get("/static/css/app.css", "gzip")
+        assert status == 200 and response.headers.get_all("Cache-Control") == ["max-age=3600"]
+    finally:
+        server.terminate()
+        server.wait(timeout=30)

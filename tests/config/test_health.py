@@ -1,5 +1,7 @@
+import threading
+
 import pytest
-from django.db import OperationalError
+from django.db import DEFAULT_DB_ALIAS, OperationalError, connections
 from django.test import Client
 
 
@@ -14,18 +16,42 @@ def test_healthz_ok(client: Client) -> None:
 
 
 @pytest.mark.django_db
-def test_healthz_reports_dead_database_as_503(client: Client, monkeypatch) -> None:
-    from django.db.backends.base.base import BaseDatabaseWrapper
+def test_healthz_reports_dead_database_as_503(client: Client, monkeypatch, settings) -> None:
+    """Only this thread's connection refuses, and only for the request. Patching the
+    cursor on the class broke the database for every thread of the test process (a live
+    server left running by a browser test) and for whatever ran before the patch was
+    undone at teardown; no broker either, so nothing but the database is checked."""
+    settings.CELERY_BROKER_URL = None
 
-    def refuse(self, *args, **kwargs):
+    def refuse(*args, **kwargs):
         raise OperationalError("connection refused")
 
-    monkeypatch.setattr(BaseDatabaseWrapper, "cursor", refuse)
-    response = client.get("/healthz")
+    wrapper = connections[DEFAULT_DB_ALIAS]
+    seen_elsewhere: list[object] = []
+    with monkeypatch.context() as patch:
+        patch.setitem(vars(wrapper), "cursor", refuse)
+        response = client.get("/healthz")
+        other = threading.Thread(target=lambda: seen_elsewhere.append(_select_one(close=True)))
+        other.start()
+        other.join(timeout=30)
     assert response.status_code == 503
     body = response.json()
-    assert body["status"] == "unavailable"
+    assert body["status"] == "unavailable" and body["failed"] == ["database"]
     assert body["database"] == {"ok": False, "error": "OperationalError"}
+    assert seen_elsewhere == [1]  # another thread's connection never saw the patch
+    assert "cursor" not in vars(wrapper) and _select_one() == 1  # undone before teardown
+
+
+def _select_one(*, close: bool = False) -> object:
+    """SELECT 1 on this thread's connection; ``close`` it afterwards in a thread of its
+    own, so no connection outlives the thread."""
+    try:
+        with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
+            cursor.execute("SELECT 1")
+            return cursor.fetchone()[0]
+    finally:
+        if close:
+            connections.close_all()
 
 
 @pytest.mark.django_db

@@ -42,6 +42,7 @@ class Entry:
     plural: str | None = None
     forms: list[str] = field(default_factory=list)
     fuzzy: bool = False
+    context: str | None = None  # msgctxt: the same English word counted or not
 
 
 def entries(path: Path) -> list[Entry]:
@@ -54,6 +55,8 @@ def entries(path: Path) -> list[Entry]:
     def flush() -> None:
         nonlocal entry, parts
         entry.msgid = "".join(parts.get("msgid", []))
+        if "msgctxt" in parts:
+            entry.context = "".join(parts["msgctxt"])
         if "msgid_plural" in parts:
             entry.plural = "".join(parts["msgid_plural"])
         entry.forms = ["".join(parts[key]) for key in parts if key.startswith("msgstr")]
@@ -67,7 +70,7 @@ def entries(path: Path) -> list[Entry]:
             target = None
         elif line.startswith("#,") and "fuzzy" in line:
             entry.fuzzy = True
-        elif line.startswith(("msgid", "msgstr")):
+        elif line.startswith(("msgctxt", "msgid", "msgstr")):
             key, text = line.split(" ", 1)
             target = parts.setdefault(key, [])
             target.append(ast.literal_eval(text))
@@ -99,7 +102,11 @@ def test_compiled_catalogue_matches_po(language: str) -> None:
         if e.fuzzy or not all(e.forms):
             continue  # not compiled: the msgid shows (checked above per language)
         if e.plural is None:
-            served = [compiled.gettext(e.msgid)]
+            served = [
+                compiled.pgettext(e.context, e.msgid) if e.context else compiled.gettext(e.msgid)
+            ]
+        elif e.context:
+            served = [compiled.npgettext(e.context, e.msgid, e.plural, n) for n in (1, 2)]
         else:
             served = [compiled.ngettext(e.msgid, e.plural, n) for n in (1, 2)]
         if served != e.forms:

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from django.utils import translation
 
+from common.actors import ORGANIZER, Actor
 from documents import pipeline, services
 from documents.models import GeneratedDocument
-from scoring.services import Actor, Door
 from scoring.services.entry import save_game
 from tests.documents.pdftools import pdf_text, stored_pdf
 from tournaments.models import Table
@@ -60,7 +60,7 @@ def test_texts_are_in_the_documents_language_whatever_the_worker_speaks(
     world.series.status = "running"
     world.series.save(update_fields=["status"])
     table = Table.objects.select_related("series__tournament").get(pk=world.tables[0].pk)
-    actor = Actor(Door.ORGANIZER, user=world.organizer)
+    actor = Actor(ORGANIZER, user=world.organizer)
     save_game(table, {"contract": "stille_hochzeit", "re": [3], "re_points": 150}, actor=actor)
     with translation.override("en"):
         document = services.request_document(Kind.RESULTS, world.tournament, queue=False)

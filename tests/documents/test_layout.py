@@ -11,7 +11,10 @@ from documents.layout import (
     SHEET_BOTTOM_LIMIT,
     TABLE_ROWS,
     TABLES_PER_ROW,
+    Row,
+    balanced_columns,
     print_pack_pages,
+    seating_pages,
     sheet_geometry,
 )
 
@@ -64,6 +67,36 @@ def test_print_pack_page_count() -> None:
     assert len(pages) == alpha + by_table + 2 * 250
     assert [p.template for p in pages].count("score_sheet.html") == 250
     assert [p.template for p in pages].count("table_card.html") == 250
+
+
+def _names_per_column(players: int) -> list[list[int]]:
+    """Lines per column on each alphabetical page of a field of ``players`` (fours)."""
+    info = _series(players // 4)
+    return [
+        [column["names"].count("\n") + 1 for column in page.context["columns"]]
+        for page in seating_pages(info)
+        if page.template == "seating_alpha.html"
+    ]
+
+
+def test_the_alphabetical_columns_are_balanced() -> None:
+    """37 names were 36 in one column and 1 in the other; now each page's columns differ by
+    one line at most, and full pages stay full."""
+    assert _names_per_column(40) == [[20, 20]]
+    assert _names_per_column(36) == [[18, 18]]
+    assert _names_per_column(8) == [[4, 4]]
+    assert _names_per_column(4 * 19) == [[36, 36], [2, 2]]
+
+
+def test_balanced_columns_keep_entries_whole() -> None:
+    rows = [Row((("a",) * h,)) for h in (1, 2, 1, 2, 1, 1, 2)]  # 10 lines
+    columns = balanced_columns(rows, 2, 36)
+    assert [sum(r.height for r in c) for c in columns] == [6, 4]
+    assert [r for c in columns for r in c] == rows
+    assert balanced_columns([], 2, 36) == [[]]
+    # Never past the page's capacity, even if the columns come out uneven.
+    tall = [Row((("a",) * 3,)) for _ in range(4)]  # 12 lines, entries of three
+    assert [len(c) for c in balanced_columns(tall, 2, 6)] == [2, 2]
 
 
 def test_fingerprint_changes_with_a_seat() -> None:

@@ -9,9 +9,9 @@ import re
 import pytest
 from django.contrib.auth.models import User
 
+from common.actors import ORGANIZER, Actor
 from documents import services
 from documents.models import GeneratedDocument
-from scoring.services import Actor, Door
 from scoring.services.deductions import add_deduction
 from scoring.services.entry import save_game
 from tests.documents.pdftools import pdf_text, stored_pdf
@@ -51,7 +51,7 @@ def event(alice: User) -> World:
         organizers=[alice],
     )  # fmt: skip
     event = build_world(tournament, (4, 5), names=PLAYERS)
-    actor = Actor(Door.ORGANIZER, user=alice)
+    actor = Actor(ORGANIZER, user=alice)
     table = Table.objects.select_related("series__tournament").get(pk=event.tables[0].pk)
     penalties = [
         {"seat": 1, "points": -3},

@@ -8,7 +8,7 @@ import pytest
 from documents.builders import load_series
 from scoring.rulesets import ruleset_for
 from tests.factories import add_players, make_tournament
-from tournaments.services.draw import draw_series
+from tournaments.services.draw import seat_series
 
 OVERRIDES = (
     {},
@@ -23,7 +23,7 @@ def test_printed_game_counts_are_the_engines(db: None, overrides: dict[str, int]
     tournament = make_tournament(rule_overrides=overrides)
     add_players(tournament, 9)  # a table of five and a table of four
     series = tournament.series.get(number=1)
-    draw_series(series, seed=1)
+    seat_series(series, seed=1)
     ruleset = ruleset_for(tournament)
     printed = load_series(series).tables
     assert sorted(len(t.seats) for t in printed) == [4, 5]

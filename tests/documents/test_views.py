@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -64,6 +66,34 @@ def test_progress_fragment_polls_while_running(client, world) -> None:
     assert "hx-get" in html and 'value="3"' in html and 'max="8"' in html
     download = reverse("documents:download", kwargs={"pk": document.pk})
     assert client.get(download).status_code == 404
+
+
+def test_status_is_polled_soon_at_first_then_less_often(client, world, page_url) -> None:
+    """A small print pack is done in a second or two: the polls come every 250 ms for two
+    seconds, later ones back off to a second (documents.views.POLL_DELAYS_MS)."""
+    client.force_login(world.organizer)
+    document = GeneratedDocument.objects.create(
+        kind="print_pack", tournament=world.tournament, series=world.series, language="de",
+        fingerprint="y" * 64,
+        status="running", pages_done=0, pages_total=8,
+    )  # fmt: skip
+    status = reverse("documents:status", kwargs={"pk": document.pk})
+
+    def poll(html: str) -> tuple[str, str]:
+        match = re.search(r'hx-get="([^"]+)" hx-trigger="load delay:(\d+)ms"', html)
+        assert match is not None, html
+        return match[1], match[2]
+
+    page = client.get(page_url).content.decode()
+    assert poll(page) == (f"{status}?poll=1", "250")
+    seen = []
+    url = f"{status}?poll=1"
+    for _ in range(15):
+        url, delay = poll(client.get(url).content.decode())
+        seen.append(int(delay))
+    assert seen == [250] * 7 + [500] * 4 + [1000] * 4
+    assert poll(client.get(f"{status}?poll=-3").content.decode())[1] == "250"
+    assert poll(client.get(f"{status}?poll=x").content.decode())[1] == "250"
 
 
 def test_a_failed_task_shows_its_error(

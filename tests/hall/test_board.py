@@ -11,14 +11,16 @@ from django.contrib.auth.models import User
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from freezegun import freeze_time
+from rest_framework.test import APIClient
 
+from common.actors import ORGANIZER, Actor
 from hall import board as boards
 from hall.services import announce, withdraw
 from scoring.models import Game, ScoreSheet
-from scoring.services import Actor, Door
 from scoring.services.clock import extend_table, pause_hall, resume_hall
 from scoring.services.deductions import add_deduction
 from scoring.services.sheet import set_timeout
+from tests.factories import RE_WINS as NORMAL
 from tests.factories import (
     World,
     add_players,
@@ -30,12 +32,11 @@ from tests.factories import (
     started,
 )
 from tests.factories import after_signal as at
-from tournaments.models import Series, Tournament
+from tournaments.models import Player, RegistryChange, Series, Tournament
 from tournaments.services.draw import swap_players
 
 pytestmark = pytest.mark.django_db
 
-NORMAL = {"contract": "normal", "re": [1, 3], "re_points": 130}
 SOLO = {"contract": "solo", "solo": "damen", "re": [2], "re_points": 150}
 
 
@@ -51,7 +52,7 @@ def lines(board: boards.Board) -> list[boards.TableLine]:
 
 @pytest.fixture
 def referee(alice: User) -> Actor:
-    return Actor(Door.ORGANIZER, user=alice)
+    return Actor(ORGANIZER, user=alice)
 
 
 # -- Pure helpers --------------------------------------------------------------------------
@@ -284,7 +285,7 @@ def field(slug: str, tables: int, alice: User) -> Tournament:
     world = started(build_world(tournament, (4,) * tables))
     for table in world.tables:
         play(table, [NORMAL, SOLO])
-    announce(tournament, "Willkommen", actor=Actor(Door.ORGANIZER, user=alice))
+    announce(tournament, "Willkommen", actor=Actor(ORGANIZER, user=alice))
     return tournament
 
 
@@ -307,3 +308,34 @@ def test_the_same_queries_for_40_and_400_players(alice: User) -> None:
             assert queries(small, view) == queries(large, view), view
             fingerprint, whole = queries(large, view)
             assert fingerprint == 2 and whole <= 12, (view, fingerprint, whole)
+
+
+def test_a_player_renamed_or_merged_through_the_api_moves_the_fingerprint(
+    world: World, alice: User, alice_api: APIClient
+) -> None:
+    """The boards show the players' names: a correction and a merge, both logged in the
+    registry's log, reach every hall screen."""
+
+    def digest() -> str:
+        fresh = Tournament.objects.get(pk=world.tournament.pk)
+        return boards.fingerprint(fresh, boards.series_of(fresh), boards.STANDINGS, "de")
+
+    player = world.registrations[0].player
+    before = digest()
+    response = alice_api.patch(
+        f"/api/v1/players/{player.pk}/", {"last_name": " Maier "}, format="json"
+    )
+    assert response.status_code == 200, response.content
+    renamed = digest()
+    assert renamed != before
+    change = RegistryChange.objects.get(player=player, action="tournaments.player.corrected")
+    assert (change.before["last_name"], change.after["last_name"]) == (player.last_name, "Maier")
+    assert change.user_id == alice.pk
+
+    keep = Player.objects.create(owner=alice, first_name="Erika", last_name="Muster")
+    duplicate = world.registrations[1].player
+    response = alice_api.post(
+        f"/api/v1/players/{keep.pk}/merge/", {"duplicate": duplicate.pk}, format="json"
+    )
+    assert response.status_code == 200, response.content
+    assert digest() not in (before, renamed)

@@ -12,19 +12,21 @@ from django.contrib.auth.models import User
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 from freezegun import freeze_time
 
+from common.actors import ORGANIZER, Actor
 from hall import board as boards
 from hall.services import announce, withdraw
-from scoring.services import Actor, Door
+from scoring.models import ScoreSheet
 from scoring.services.clock import pause_hall
+from tests.factories import RE_WINS as NORMAL
 from tests.factories import World, build_world, page_client, play, set_status, started
 from tests.factories import after_signal as at
 from tournaments.models import Series, Tournament
 
 pytestmark = pytest.mark.django_db
 
-NORMAL = {"contract": "normal", "re": [1, 3], "re_points": 130}
 DISPLAY, FRAGMENT = "/turniere/herbst/halle/", "/turniere/herbst/halle/stand/"
 
 
@@ -43,7 +45,7 @@ def running(tournament: Tournament) -> World:
 
 @pytest.fixture
 def referee(alice: User) -> Actor:
-    return Actor(Door.ORGANIZER, user=alice)
+    return Actor(ORGANIZER, user=alice)
 
 
 def view_of(html: str) -> str:
@@ -102,13 +104,51 @@ def test_a_running_series_shows_clock_and_tables(
     assert "&#8239;/&#8239;30" in html  # table 3 has five players
 
 
-def test_paused_and_time_called(screen: Client, running: World, referee: Actor) -> None:
+def test_paused_the_clock_stands_with_its_reason_and_no_end(
+    screen: Client, running: World, referee: Actor
+) -> None:
+    with freeze_time(at(40)):
+        pause_hall(running.series, reason="Stromausfall", actor=referee)
+    with freeze_time(at(50)):
+        html = screen.get(DISPLAY).content.decode()
+    assert "data-paused" in html and "is-paused" in html
+    notes = html[html.index('class="clock-notes"') :]
+    since = timezone.localtime(at(40)).strftime("%H:%M")
+    assert f"Paused since {since}</strong>: Stromausfall" in notes
+    # The end moves while the hall stands: no end time is shown, neither the main clock's
+    # nor a deviating table's.
+    assert " · ends " not in html and "until " not in html
+
+
+def test_time_called_is_a_state_of_its_own(screen: Client, running: World, referee: Actor) -> None:
+    """Called before the time is up: no countdown runs any more, anywhere on the board (not
+    the big clock, not a table's chip), even while the hall was paused."""
     with freeze_time(at(40)):
         pause_hall(running.series, reason="Stromausfall", actor=referee)
         Series.objects.filter(pk=running.series.pk).update(time_called_at=at(40))
-        html = screen.get(DISPLAY).content.decode()
-    assert "data-paused" in html and "is-paused" in html
-    assert "Time has been called" in html
+        for view in ("tables", "clock"):
+            html = screen.get(DISPLAY, {"view": view}).content.decode()
+            assert "data-countdown" not in html and "data-time" not in html, view
+            assert 'class="countdown is-called"' in html
+            assert "Time called" in html and "Time has been called" in html
+            assert "Paused" not in html.replace("when-paused", "")
+            assert 'stage-called" data-fingerprint' in html
+
+
+def test_a_table_that_is_done_has_no_countdown(screen: Client, running: World) -> None:
+    """Table 3 (of five) ends later than the others: its chip counts down while it plays,
+    and goes once its sheet is handed in."""
+    with freeze_time(at(90)):
+        html = screen.get(DISPLAY, {"view": "tables"}).content.decode()
+        assert html.count('class="flag flag-clock"') == 1
+        ScoreSheet.objects.update_or_create(
+            table=running.tables[2], defaults={"status": "submitted", "version": 1}
+        )
+        html = screen.get(DISPLAY, {"view": "tables"}).content.decode()
+    assert 'class="flag flag-clock"' not in html
+    cards = re.findall(r'<article class="table-card[^>]*>', html)
+    assert len(cards) == 3
+    assert "data-countdown" not in cards[2] and "data-countdown" in cards[0]
 
 
 def test_a_closed_series_shows_the_standings(screen: Client, running: World) -> None:

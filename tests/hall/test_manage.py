@@ -9,9 +9,9 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
+from common.actors import ORGANIZER, Actor
 from hall.models import Announcement
 from hall.services import announce
-from scoring.services import Actor, Door
 from tests.factories import page_client
 from tournaments.models import Tournament
 
@@ -73,7 +73,7 @@ def test_withdrawing_something_unknown_is_not_found(
 def test_other_organizers_and_strangers(
     tournament: Tournament, other_tournament: Tournament, alice: User, bob: User
 ) -> None:
-    note = announce(tournament, "Hallo", actor=Actor(Door.ORGANIZER, user=alice))
+    note = announce(tournament, "Hallo", actor=Actor(ORGANIZER, user=alice))
     other = page_client(bob)
     assert other.get(PAGE).status_code == 403
     assert other.post(PAGE, {"withdraw": str(note.pk)}).status_code == 403

@@ -7,22 +7,23 @@ import pytest
 from django.contrib.auth.models import User
 from freezegun import freeze_time
 
+from common.actors import ORGANIZER, Actor
+from common.changelog import ACTIONS
+from common.services import Refusal, ServiceError
 from hall.demo import ANNOUNCEMENT, announce_in_demo
 from hall.models import Announcement
 from hall.services import MADE, WITHDRAWN, announce, withdraw
-from scoring.audit_text import ACTIONS
 from scoring.demo import build_demo
+from scoring.doors import CAPTAIN
 from scoring.models import AuditEntry
-from scoring.services import Actor, Door
 from tournaments.models import Tournament
-from tournaments.services import Refusal, ServiceError
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def referee(alice: User) -> Actor:
-    return Actor(Door.ORGANIZER, user=alice)
+    return Actor(ORGANIZER, user=alice)
 
 
 def test_an_announcement_is_shown_and_logged(tournament: Tournament, referee: Actor) -> None:
@@ -58,7 +59,7 @@ def test_two_hundred_characters_are_fine(tournament: Tournament, referee: Actor)
 def test_only_the_tournaments_organizers(
     tournament: Tournament, referee: Actor, bob: User, who: str
 ) -> None:
-    stranger = Actor(Door.ORGANIZER, user=bob) if who == "bob" else Actor(Door.CAPTAIN, seat=1)
+    stranger = Actor(ORGANIZER, user=bob) if who == "bob" else Actor(CAPTAIN, seat=1)
     with pytest.raises(ServiceError) as refused:
         announce(tournament, "Hallo", actor=stranger)
     assert refused.value.refusal == Refusal.FORBIDDEN

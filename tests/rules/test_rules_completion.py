@@ -120,3 +120,46 @@ def test_completed_sheets_pass_the_series_check(size: int, entries: list[dict]) 
         assert done.after == next_game(stored, size, DDV)
     report = validate_series(stored, size, DDV, complete=False)
     assert report.ok, report.findings
+
+
+def test_complete_none_adds_the_end_findings_only_once_finished() -> None:
+    stored: list[dict[str, Any]] = []
+    for _ in range(3):
+        stored.append(dict(accepted(stored, NORMAL).data or {}))
+    running = validate_series(stored, 4, DDV, complete=None)
+    assert not running.next.finished
+    assert running == validate_series(stored, 4, DDV, complete=False)
+    assert running != validate_series(stored, 4, DDV, complete=True)  # too few games
+    for facts in [NORMAL] * 17 + [solo(2), solo(3), solo(4), solo(1)]:
+        stored.append(dict(accepted(stored, facts).data or {}))
+    finished = validate_series(stored, 4, DDV, complete=None)
+    assert finished.next.finished
+    assert finished == validate_series(stored, 4, DDV, complete=True)
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(
+    size=st.sampled_from([4, 5]),
+    entries=st.lists(FACTS, max_size=30),
+    corrections=st.lists(st.tuples(st.integers(1, 30), FACTS), max_size=4),
+)
+def test_a_reviewed_completion_reports_what_the_series_check_says(
+    size: int, entries: list[dict], corrections: list[tuple[int, dict]]
+) -> None:
+    """``review=True``: the completion's report of the sheet with the new (or corrected)
+    row is the series check of that sheet, from the one replay of the completion."""
+    stored: list[dict[str, Any]] = []
+    steps = [(None, facts) for facts in entries] + list(corrections)
+    for number, facts in steps:
+        if any(seat > size for seat in facts["re"]) or (number or 0) > len(stored):
+            continue
+        done = complete_game(stored, facts, size, DDV, number=number, review=True)
+        if isinstance(done, EngineError) or not done.ok:
+            continue
+        row = dict(done.data or {})
+        if number is None:
+            stored.append(row)
+        else:
+            stored[number - 1] = row
+        assert done.report == validate_series(stored, size, DDV, complete=None)
+        assert done.after == done.report.next

@@ -13,7 +13,7 @@ import importlib.util
 from collections import Counter
 from dataclasses import replace
 from functools import cache
-from itertools import product
+from itertools import combinations, combinations_with_replacement, permutations, product
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules import DDV, PRESETS, EngineError, GameRecord, RuleSet, parse_record
-from rules.cards import DECK, Card, Rank, max_augen, min_augen
+from rules.cards import DECK, Card, Rank, Suit, max_augen, min_augen, trick_winner
 from rules.deck import augen_possible, augen_totals, doppelkopf_shape
 from rules.testing import game
 
@@ -286,15 +286,26 @@ COPIES = Counter(card.rank for card in DECK)
 
 
 @cache
-def _rank_counts() -> dict[tuple[int, int], list[tuple[int, ...]]]:
-    """(cards, Augen) -> Re's rank counts, one per (aces, tens): an exhaustive enumeration of
-    all 9**6 count vectors."""
-    out: dict[tuple[int, int], dict[tuple[int, int], tuple[int, ...]]] = {}
+def _all_rank_counts() -> dict[tuple[int, int], list[tuple[int, ...]]]:
+    """(cards, Augen) -> every count vector of the ranks (in ``RANKS`` order) holding them: an
+    exhaustive enumeration of all 9**6 vectors."""
+    out: dict[tuple[int, int], list[tuple[int, ...]]] = {}
     for counts in product(*(range(COPIES[r] + 1) for r in RANKS)):
         augen = sum(n * POINTS[r] for n, r in zip(counts, RANKS, strict=True))
-        by_high = out.setdefault((sum(counts), augen), {})
-        by_high.setdefault((counts[0], counts[1]), counts)
-    return {key: list(value.values()) for key, value in out.items()}
+        out.setdefault((sum(counts), augen), []).append(counts)
+    return out
+
+
+@cache
+def _rank_counts() -> dict[tuple[int, int], list[tuple[int, ...]]]:
+    """(cards, Augen) -> Re's rank counts, one per (aces, tens)."""
+    out: dict[tuple[int, int], list[tuple[int, ...]]] = {}
+    for key, vectors in _all_rank_counts().items():
+        by_high: dict[tuple[int, int], tuple[int, ...]] = {}
+        for counts in vectors:
+            by_high.setdefault((counts[0], counts[1]), counts)
+        out[key] = list(by_high.values())
+    return out
 
 
 def _tricks_of(cards: list[Card]) -> list[list[Card]]:
@@ -441,3 +452,336 @@ def test_every_vector_is_accepted_and_has_real_cards(vector: str, data: dict[str
     kontra_dk = extras.get("kontra", {}).get("doppelkopf", 0)
     counts = trick_counts(data["re_points"], data.get("re_tricks"))
     assert witness(data["re_points"], counts, re_dk, kontra_dk) is not None
+
+
+# --- Füchse and the Karlchen against the cards (extras_inconsistent) -------------------------
+
+FUCHS = Card(Suit.KARO, Rank.ASS)
+KARLCHEN = Card(Suit.KREUZ, Rank.BUBE)
+
+
+def ex(
+    re: tuple[int, int, int] = (0, 0, 0), kontra: tuple[int, int, int] = (0, 0, 0)
+) -> dict[str, dict[str, int]]:
+    """Extras of both parties as (Füchse, Doppelköpfe, Karlchen)."""
+    keys = ("fuchs", "doppelkopf", "karlchen")
+    return {
+        party: dict(zip(keys, counts, strict=True))
+        for party, counts in (("re", re), ("kontra", kontra))
+    }
+
+
+EXTRAS_REFUSED = [
+    # Kontra's only trick holds 0 Augen (four nines): no Karo-Ass in it
+    (240, 11, ex(kontra=(1, 0, 0)), "extras.kontra.fuchs"),
+    # Kontra's 168 Augen in 6 tricks are the 16 aces and tens and 8 nines: no Kreuz-Bube
+    (72, 6, ex(kontra=(0, 4, 1)), "extras.kontra"),
+    # Re's one trick of 11 Augen with a Kreuz-Bube needs 9 more from three cards: a Dame
+    # always (K D B or D D D), and a Dame beats the Kreuz-Bube
+    (11, 1, ex(re=(0, 0, 1)), "extras.re.karlchen"),
+    # Re's one trick of 44 is four aces with one Karo-Ass if Kontra has the other: it is the
+    # only trump, so it wins and is nobody's Fuchs
+    (44, 1, ex(re=(1, 0, 0), kontra=(1, 0, 0)), "extras"),
+    # the Karlchen trick is never a Doppelkopf: one trick cannot be both
+    (40, 1, ex(re=(0, 1, 1)), "extras.re.karlchen"),
+    # each alone fits Re's 2 tricks of 40 Augen, but the Doppelkopf holds all 40 and the
+    # Karlchen trick at least the Kreuz-Bube's 2
+    (40, 2, ex(re=(0, 1, 1)), "extras.re"),
+    # Kontra's 2 tricks hold 0 Augen: eight nines, no Kreuz-Bube
+    (240, 10, ex(kontra=(0, 0, 1)), "extras.kontra.karlchen"),
+    # two Füchse in Re's one trick of 22 Augen: two Karo-Asse are 22, nothing beats them
+    (22, 1, ex(re=(2, 0, 0)), "extras.re.fuchs"),
+]
+
+
+@pytest.mark.parametrize(("points", "tricks", "extras", "field"), EXTRAS_REFUSED)
+def test_extras_the_cards_cannot_hold(
+    points: int, tricks: int, extras: dict[str, dict[str, int]], field: str
+) -> None:
+    assert error(game(points=points, tricks=tricks, extras=extras)) == (
+        "extras_inconsistent",
+        field,
+    )
+    assert witness_extras(points, range(tricks, tricks + 1), extras) is None
+
+
+EXTRAS_ACCEPTED = [
+    (227, 11, ex(kontra=(1, 0, 0))),  # Kontra's trick: Karo-Ass under a Bube, two nines
+    (72, 6, ex(kontra=(0, 4, 0))),
+    (72, 6, ex(kontra=(2, 4, 0))),  # both Karo-Asse beaten by a Dulle in one Doppelkopf
+    (74, 6, ex(kontra=(0, 3, 1))),
+    (10, 1, ex(re=(0, 0, 1))),  # Kreuz-Bube, two kings, a nine
+    (13, 1, ex(re=(1, 0, 1))),  # Kreuz-Bube catching the Karo-Ass, two nines
+    (44, 1, ex(re=(1, 0, 0))),  # both Karo-Asse: the first wins, the second is caught
+    (42, 1, ex(re=(2, 1, 0))),  # Karo-Ass, Karo-Ass, Dulle, ten
+    (121, None, ex(re=(1, 1, 1), kontra=(1, 1, 0))),
+]
+
+
+@pytest.mark.parametrize(("points", "tricks", "extras"), EXTRAS_ACCEPTED)
+def test_extras_the_cards_can_hold(
+    points: int, tricks: int | None, extras: dict[str, dict[str, int]]
+) -> None:
+    assert error(game(points=points, tricks=tricks, extras=extras)) is None
+    assert witness_extras(points, trick_counts(points, tricks), extras) is not None
+
+
+def test_extras_under_other_rule_sets() -> None:
+    """Every preset with Sonderpunkte applies the check; solo-type games and rule sets without
+    Sonderpunkte refuse the extras before it."""
+    impossible = game(points=240, tricks=11, extras=ex(kontra=(1, 0, 0)))
+    for ruleset in PRESETS.values():
+        assert error(impossible, ruleset) == ("extras_inconsistent", "extras.kontra.fuchs")
+    assert error(impossible, NO_SONDERPUNKTE) == ("extras_not_allowed", "extras")
+    low = replace(DDV, name="dk30", doppelkopf_augen=30)  # Doppelköpfe stay out of the check
+    karlchen_of_aces = game(points=35, tricks=1, extras=ex(re=(0, 1, 1)))  # Kreuz-Bube, 3 aces
+    assert error(karlchen_of_aces) == ("doppelkopf_exceeds_points", "extras.re.doppelkopf")
+    assert error(karlchen_of_aces, low) is None
+    assert error(game(points=11, tricks=1, extras=ex(re=(0, 0, 1))), low) == (
+        "extras_inconsistent",
+        "extras.re.karlchen",
+    )
+
+
+# The oracle for Füchse and the Karlchen: a party's cards as counts of nine classes, each
+# with a real card standing for it; the tricks a claim needs are searched exhaustively and
+# each is judged by ``trick_winner`` over every playing order and every pair of seats of the
+# winning party (two cards of each party per trick).
+CLASSES = (
+    FUCHS,
+    Card(Suit.PIK, Rank.ASS),
+    Card(Suit.HERZ, Rank.ZEHN),
+    Card(Suit.PIK, Rank.ZEHN),
+    Card(Suit.PIK, Rank.DAME),
+    KARLCHEN,
+    Card(Suit.PIK, Rank.BUBE),
+    Card(Suit.PIK, Rank.KOENIG),
+    Card(Suit.PIK, Rank.NEUN),
+)
+CLASS_COPIES = tuple(
+    sum(
+        (c == rep)
+        if rep in (FUCHS, KARLCHEN, CLASSES[2])
+        else (c.rank is rep.rank and c not in (FUCHS, KARLCHEN, CLASSES[2]))
+        for c in DECK
+    )
+    for rep in CLASSES
+)
+
+
+def _trick_outcomes(cards: tuple[Card, ...]) -> set[tuple[int, int, int]]:
+    """What the winning party can claim for this trick: (Füchse, Doppelkopf, Karlchen)."""
+    doppelkopf = int(sum(c.points for c in cards) >= 40)
+    out = set()
+    for order in set(permutations(cards)):
+        for own in combinations(range(4), 2):
+            won = trick_winner(order, None, DDV, last_trick=True)
+            if won not in own:
+                continue
+            foxes = sum(order[i] == FUCHS for i in range(4) if i not in own)
+            out.add((foxes, doppelkopf, int(order[won] == KARLCHEN)))
+    return out
+
+
+@cache
+def _special_tricks() -> list[tuple[tuple[int, ...], set[tuple[int, int, int]]]]:
+    """Every trick as class counts with its outcomes (only tricks that can claim something)."""
+    out = []
+    for combo in combinations_with_replacement(range(len(CLASSES)), 4):
+        counts = tuple(combo.count(k) for k in range(len(CLASSES)))
+        if any(n > CLASS_COPIES[k] for k, n in enumerate(counts)):
+            continue
+        outcomes = {o for o in _trick_outcomes(tuple(CLASSES[k] for k in combo)) if any(o)}
+        if outcomes:
+            out.append((counts, outcomes))
+    return out
+
+
+def _party_witness(counts: tuple[int, ...], claims: tuple[int, int, int]) -> bool:
+    """Whether tricks made of these cards give at least ``claims``."""
+    return _search(counts, claims, 0)
+
+
+@cache
+def _search(counts: tuple[int, ...], claims: tuple[int, int, int], start: int) -> bool:
+    """Depth-first over the tricks that claim something, in the order of ``_special_tricks``
+    (from ``start``: a set of tricks is tried once). Cut early only by what any witness needs:
+    a Karo-Ass per Fuchs, four aces or tens per Doppelkopf, a Kreuz-Bube, a trick per claim."""
+    fuchs, doppelkopf, karlchen = claims
+    if not any(claims):
+        return True
+    if (
+        counts[0] < fuchs
+        or sum(counts[:4]) < 4 * doppelkopf
+        or counts[5] < karlchen
+        or sum(counts) < 4 * (doppelkopf + karlchen)
+    ):
+        return False
+    tricks = _special_tricks()
+    for index in range(start, len(tricks)):
+        trick, outcomes = tricks[index]
+        if any(t > c for t, c in zip(trick, counts, strict=True)):
+            continue
+        rest = tuple(c - t for c, t in zip(counts, trick, strict=True))
+        for outcome in outcomes:
+            f, d, k = (max(0, c - o) for c, o in zip(claims, outcome, strict=True))
+            if (f, d, k) != claims and _search(rest, (f, d, k), index):
+                return True
+    return False
+
+
+def _claims(extras: dict[str, dict[str, int]], party: str) -> tuple[int, int, int]:
+    e = extras.get(party, {})
+    return e.get("fuchs", 0), e.get("doppelkopf", 0), e.get("karlchen", 0)
+
+
+def witness_extras(
+    points: int, counts_of_tricks: range, extras: dict[str, dict[str, int]]
+) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+    """Re's and Kontra's cards (class counts) whose tricks give the record's facts, or None."""
+    re_claims, kontra_claims = _claims(extras, "re"), _claims(extras, "kontra")
+    if re_claims[2] and kontra_claims[2]:
+        return None  # one last trick
+    index = {rank: RANKS.index(rank) for rank in RANKS}
+    for n in counts_of_tricks:
+        for ranks in _all_rank_counts().get((4 * n, points), []):
+            aces, tens, buben = (ranks[index[r]] for r in (Rank.ASS, Rank.ZEHN, Rank.BUBE))
+            for foxes, dullen, karls in product(range(3), repeat=3):
+                re_counts = (
+                    foxes,
+                    aces - foxes,
+                    dullen,
+                    tens - dullen,
+                    ranks[index[Rank.DAME]],
+                    karls,
+                    buben - karls,
+                    ranks[index[Rank.KOENIG]],
+                    ranks[index[Rank.NEUN]],
+                )
+                if any(not 0 <= c <= m for c, m in zip(re_counts, CLASS_COPIES, strict=True)):
+                    continue
+                kontra_counts = tuple(m - c for c, m in zip(re_counts, CLASS_COPIES, strict=True))
+                if _party_witness(re_counts, re_claims) and _party_witness(
+                    kontra_counts, kontra_claims
+                ):
+                    return re_counts, kontra_counts
+    return None
+
+
+def test_the_extras_oracle_is_not_vacuous() -> None:
+    assert CLASS_COPIES == (2, 6, 2, 6, 8, 2, 6, 8, 8)
+    assert witness_extras(44, range(1, 2), ex(re=(1, 0, 0), kontra=(1, 0, 0))) is None
+    assert witness_extras(44, range(1, 2), ex(re=(1, 0, 0))) is not None
+    assert witness_extras(120, range(6, 7), ex(re=(0, 0, 1), kontra=(0, 0, 1))) is None
+
+
+EXTRA_CODES = FACT_CODES | {"extras_inconsistent", "fuchs_without_trick", "karlchen_without_trick"}
+
+
+@st.composite
+def facts(draw: st.DrawFn) -> tuple[int, int | None]:
+    """Re's Augen and tricks (or None), mostly a total the tricks can hold, often at the
+    extremes where the cards are scarce (one or two tricks on either side)."""
+    tricks = draw(st.one_of(st.sampled_from([1, 2, 3, 9, 10, 11]), st.integers(0, 12)))
+    points = draw(st.one_of(st.sampled_from(augen_totals(tricks)), st.integers(0, 240)))
+    return points, None if draw(st.integers(0, 3)) == 0 else tricks
+
+
+@settings(max_examples=300, derandomize=True, database=None, deadline=None)
+@given(
+    facts(),
+    st.tuples(st.integers(0, 2), st.integers(0, 4), st.integers(0, 1)),
+    st.tuples(st.integers(0, 2), st.integers(0, 4)),
+)
+def test_accepted_extras_are_physically_possible(
+    record: tuple[int, int | None],
+    re: tuple[int, int, int],
+    kontra: tuple[int, int],
+) -> None:
+    """Füchse, Doppelköpfe and the Karlchen of both parties: the engine accepts them exactly
+    when real tricks hold them (at most one Karlchen, two Füchse: generated so)."""
+    points, tricks = record
+    kontra_claims = (min(kontra[0], 2 - re[0]), kontra[1], 1 - re[2])
+    extras = ex(re, kontra_claims)
+    result = parse_record(game(points=points, tricks=tricks, extras=extras), DDV)
+    found = witness_extras(points, trick_counts(points, tricks), extras)
+    if isinstance(result, GameRecord):
+        assert found is not None, "accepted, but no tricks hold these facts"
+    else:
+        assert result.code in EXTRA_CODES, result
+        assert found is None, f"refused ({result.code}), but real tricks hold these facts"
+
+
+@st.composite
+def played_tricks(draw: st.DrawFn) -> tuple[list[tuple[Card, ...]], list[bool]]:
+    """Twelve tricks of real cards in playing order and, per card, whether Re played it (two
+    cards of each party per trick). Some tricks are built of aces and tens (Doppelköpfe), and
+    the last trick sometimes holds a Kreuz-Bube among low cards (a Karlchen chance)."""
+    high = draw(st.permutations([c for c in DECK if c.rank in (Rank.ASS, Rank.ZEHN)]))
+    built = draw(st.integers(0, 4))
+    rest = [*high[4 * built :], *(c for c in DECK if c.rank not in (Rank.ASS, Rank.ZEHN))]
+    last: list[Card] = []
+    if draw(st.booleans()):
+        low = [c for c in rest if c.rank in (Rank.KOENIG, Rank.NEUN, Rank.BUBE) or c == FUCHS]
+        low.remove(KARLCHEN)
+        last = [KARLCHEN, *draw(st.permutations(low))[:3]]
+        for card in last:
+            rest.remove(card)
+    cards = [*high[: 4 * built], *draw(st.permutations(rest))]
+    tricks = draw(st.permutations([cards[i : i + 4] for i in range(0, len(cards), 4)]))
+    if last:
+        tricks = [*tricks, last]
+    played = [tuple(draw(st.permutations(trick))) for trick in tricks]
+    by_re = [draw(st.permutations([True, True, False, False])) for _ in played]
+    return played, [flag for flags in by_re for flag in flags]
+
+
+@settings(max_examples=250, derandomize=True, database=None, deadline=None)
+@given(played_tricks(), st.booleans())
+def test_extras_of_played_tricks_are_accepted(
+    case: tuple[list[tuple[Card, ...]], list[bool]], enter_tricks: bool
+) -> None:
+    """Play twelve tricks (``trick_winner`` decides each), read off every fact of the record
+    the way a table would, and the engine accepts it."""
+    tricks, by_re = case
+    facts = {"re": [0, 0, 0], "kontra": [0, 0, 0]}
+    points = won = 0
+    for number, trick in enumerate(tricks):
+        seats = by_re[4 * number : 4 * number + 4]
+        winner = trick_winner(trick, None, DDV, last_trick=number == 11)
+        party, re_won = ("re", True) if seats[winner] else ("kontra", False)
+        if re_won:
+            points += sum(c.points for c in trick)
+            won += 1
+        facts[party][0] += sum(c == FUCHS and seats[i] != re_won for i, c in enumerate(trick))
+        facts[party][1] += sum(c.points for c in trick) >= 40
+        facts[party][2] += number == 11 and trick[winner] == KARLCHEN
+    data = game(points=points, extras=ex(tuple(facts["re"]), tuple(facts["kontra"])))  # type: ignore[arg-type]
+    if enter_tricks or (points == 0 and won > 0) or (points == 240 and won < 12):
+        data["re_tricks"] = won
+    result = parse_record(data, DDV)
+    assert isinstance(result, GameRecord), (result, facts, points, won)
+    # a table may also leave Sonderpunkte out: fewer are never refused
+    fewer = ex(tuple(n // 2 for n in facts["re"]), tuple(n // 2 for n in facts["kontra"]))  # type: ignore[arg-type]
+    assert isinstance(parse_record({**data, "extras": fewer}, DDV), GameRecord)
+
+
+@pytest.mark.parametrize("tricks", [1, 2, 10, 11])
+def test_extras_where_the_cards_are_scarce(tricks: int) -> None:
+    """Exhaustive where one party has one or two tricks: every Augen total, every claim of
+    Füchse and the Karlchen with up to one Doppelkopf per party; engine and oracle agree."""
+    grid = [
+        (re, kontra)
+        for re in product(range(3), range(2), range(2))
+        for kontra in product(range(3 - re[0]), range(2), range(2 - re[2]))
+        if re[0] or re[2] or kontra[0] or kontra[2]
+    ]
+    disagreements = []
+    for points in augen_totals(tricks):
+        for re, kontra in grid:
+            extras = ex(re, kontra)
+            accepted = error(game(points=points, tricks=tricks, extras=extras)) is None
+            possible = witness_extras(points, range(tricks, tricks + 1), extras) is not None
+            if accepted != possible:
+                disagreements.append((points, re, kontra, accepted))
+    assert disagreements == []

@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import rules.cli
+import rules.answers
 from rules import DDV, ERROR_CODES, FINDING_CODES, EngineError, GameRecord, parse_record, score
-from rules.cli import check_series, score_line
+from rules.answers import check_series, score_line
 from rules.testing import SEATS4, SEATS5, game
 
 NP = {"not_played": True, "seats": SEATS4}
@@ -98,6 +98,10 @@ RECORD_CASES: dict[str, tuple[object, str]] = {
         game(points=167, extras={"re": {"doppelkopf": 4}}),
         "extras.re.doppelkopf",
     ),
+    "extras_inconsistent": (  # Kontra's one trick holds 0 Augen: no Karo-Ass in it
+        game(points=240, tricks=11, extras={"kontra": {"fuchs": 1}}),
+        "extras.kontra.fuchs",
+    ),
     "penalties_not_zero_sum": (game(penalties=[{"seat": 1, "points": -3}]), "penalties"),
     "penalty_out_of_range": (
         game(penalties=[{"seat": 1, "points": -(2**31)}, {"seat": 2, "points": 2**31}]),
@@ -108,14 +112,25 @@ RECORD_CASES: dict[str, tuple[object, str]] = {
         "deductions.0.points",
     ),
     "bock_out_of_range": (game(bock=1), "bock"),
+    "house_rule_off": (game(armut={"poor": 1, "taker": 2}), "armut"),
     "scores_seats_mismatch": (game(scores={"1": 0}), "scores"),
 }
 CLI_CODES = {"invalid_json", "invalid_table_size", "internal_error"}
 COMPLETION_CODES = {"derived_mismatch"}  # tests/rules/test_rules_completion.py
+HOUSE_CODES = {  # need a house profile: tests/rules/test_rules_house.py
+    "schweinchen_total_exceeded",
+    "superschweinchen_without_schweinchen",
+    "schweinchen_fuchs_conflict",
+    "armut_not_normal",
+    "armut_parties",
+    "armut_trumps",
+    "unknown_thrown_in",
+    "thrown_in_game_fields",
+}
 
 
 def test_every_error_code_has_a_test() -> None:
-    assert set(RECORD_CASES) | CLI_CODES | COMPLETION_CODES == set(ERROR_CODES)
+    assert set(RECORD_CASES) | CLI_CODES | COMPLETION_CODES | HOUSE_CODES == set(ERROR_CODES)
     assert all(isinstance(m, str) and m for m in ERROR_CODES.values())
 
 
@@ -146,7 +161,7 @@ def test_error_code_internal_error(monkeypatch: pytest.MonkeyPatch) -> None:
     def broken(*args: object) -> None:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(rules.cli, "score", broken)
+    monkeypatch.setattr(rules.answers, "score", broken)
     out = score_line(json.dumps(game()), DDV)
     assert out["error"]["code"] == "internal_error"  # type: ignore[index]
 

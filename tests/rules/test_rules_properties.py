@@ -15,7 +15,7 @@ from hypothesis import assume, find, given, settings
 from hypothesis import strategies as st
 
 from rules import DDV, AnnouncementLevel, GameRecord, GameResult, Item, Party, score
-from rules.deck import augen_totals, doppelkoepfe_possible, doppelkopf_shape
+from rules.deck import augen_totals, doppelkoepfe_possible, doppelkopf_shape, extras_possible
 from rules.testing import parsed
 
 Scorer = Callable[[GameRecord], GameResult]
@@ -127,7 +127,17 @@ def _extras(draw: st.DrawFn, points: int, re_tricks: int) -> dict[str, Any]:
         fuchs_left -= fuchs
         karlchen_left -= karlchen
         out[party] = {"fuchs": fuchs, "doppelkopf": doppelkopf, "karlchen": karlchen}
+    # only what the cards can hold: drop a Karlchen, then Füchse, until they fit
+    while not extras_possible(0, re_tricks, points, *(_claims(out[p]) for p in ("re", "kontra"))):
+        party, key = next(
+            (p, k) for k in ("karlchen", "fuchs") for p in ("re", "kontra") if out[p][k]
+        )
+        out[party][key] -= 1
     return out
+
+
+def _claims(extras: dict[str, int]) -> tuple[int, int, int]:
+    return extras["fuchs"], extras["doppelkopf"], extras["karlchen"]
 
 
 def record(data: dict[str, Any]) -> GameRecord:

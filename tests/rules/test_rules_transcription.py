@@ -22,11 +22,13 @@ from rules import (
     score,
     validate_transcription,
 )
-from rules.deck import augen_totals, doppelkoepfe_possible, doppelkopf_shape
+from rules.deck import augen_totals, doppelkoepfe_possible, doppelkopf_shape, extras_possible
 from rules.testing import l1_series, parsed, series_game
 
 Rows = list[dict[str, Any]]
 PROPS = settings(max_examples=400, derandomize=True, database=None, deadline=None)
+
+NONE = (0, 0, 0)  # no Sonderpunkte claimed
 
 
 def transcribe(data: dict[str, Any]) -> dict[str, Any]:
@@ -491,9 +493,10 @@ def scored_games(draw: st.DrawFn) -> tuple[dict[str, Any], str]:
                 if doppelkoepfe_possible(shape, tricks, points, 0, k)
             )
             doppelkopf = draw(st.integers(0, most))
-            data["extras"] = {
-                "kontra": {"fuchs": draw(st.integers(0, 2)), "doppelkopf": doppelkopf}
-            }
+            fuchs = draw(st.integers(0, 2))
+            while not extras_possible(shape.min_aces, tricks, points, NONE, (fuchs, doppelkopf, 0)):
+                fuchs -= 1  # only Füchse the cards can hold (a Karo-Ass beaten in the trick)
+            data["extras"] = {"kontra": {"fuchs": fuchs, "doppelkopf": doppelkopf}}
         if kind == "solo_credit" and not solo_like:
             kind = "none"
     components: list[tuple[int, int]] = []

@@ -4,7 +4,7 @@ import pytest
 from django.test import Client
 
 from scoring.models import Game, ScoreSheet
-from tests.factories import make_tournament, running_table
+from tests.factories import make_tournament, organize, running_table
 
 
 @pytest.fixture
@@ -96,10 +96,12 @@ def test_correct_a_game(client: Client, table) -> None:
 
 
 def test_link_refused_outside_running_series(client: Client, table) -> None:
+    table.series.status = "drawn"
+    table.series.save()
+    assert client.get(url(table)).status_code == 403
     table.series.status = "closed"
     table.series.save()
-    response = client.get(url(table))
-    assert response.status_code == 403
+    assert client.get(url(table)).status_code == 200  # the sheet, read-only
     assert client.post(url(table, "spiel/"), form()).status_code == 403
     assert client.get("/tisch/unknown-token/").status_code == 404
 
@@ -201,14 +203,15 @@ def test_preview_names_a_value_out_of_range_at_once(client: Client, table) -> No
 
 
 def fill_sheet(table) -> None:
-    from scoring.services import Actor, Door
+    from common.actors import Actor
+    from scoring.doors import CAPTAIN
     from scoring.services.entry import save_game
     from tournaments.models import Table
 
     solos = [
         {"contract": "solo", "solo": "damen", "re": [s], "re_points": 121} for s in (2, 3, 4, 1)
     ]
-    captain = Actor(Door.CAPTAIN, seat=4, device="another-phone")
+    captain = Actor(CAPTAIN, seat=4, device="another-phone")
     for facts in [{"contract": "normal", "re": [1, 3], "re_points": 130}] * 20 + solos:
         save_game(Table.objects.get(pk=table.pk), facts, actor=captain)
 
@@ -252,11 +255,12 @@ def english(client: Client) -> Client:
 
 
 def play_normal_games(table, count: int) -> None:
-    from scoring.services import Actor, Door
+    from common.actors import Actor
+    from scoring.doors import CAPTAIN
     from scoring.services.entry import save_game
     from tournaments.models import Table
 
-    captain = Actor(Door.CAPTAIN, seat=4, device="another-phone")
+    captain = Actor(CAPTAIN, seat=4, device="another-phone")
     for _ in range(count):
         save_game(
             Table.objects.get(pk=table.pk),
@@ -266,7 +270,7 @@ def play_normal_games(table, count: int) -> None:
 
 
 def test_short_names_are_unique_at_the_table() -> None:
-    from scoring.views.captain import short_names
+    from scoring.sheet_page import short_names
 
     names = [("Anna", "Schäfer"), ("Anna", "Schulz"), ("Bernd", "Schäfer"), ("Cem", "")]
     assert short_names(names) == [
@@ -331,10 +335,17 @@ def test_solo_preview_speaks_of_soloist_and_opponents(client: Client, table) -> 
     html = english(client).post(url(table, "vorschau/"), {**solo, "re_announcement": "ansage"})
     html = html.content.decode()
     assert "The soloist wins" in html
-    assert '<span class="party party-re">Soloist:</span> won +1' in html and "Re:" not in html
+    assert '<span class="party party-re">Soloist:</span> game won +1' in html and "Re:" not in html
     losing = client.post(url(table, "vorschau/"), {**solo, "re_points": "100"}).content.decode()
-    assert '<span class="party party-kontra">Opponents:</span> won +1' in losing
+    assert '<span class="party party-kontra">Opponents:</span> game won +1' in losing
     assert "Kontra:" not in losing
+
+
+def test_preview_says_whose_threshold_scores(client: Client, table) -> None:
+    # "Kontra: unter 90 +1" read as if Kontra were under 90: the line names the other side.
+    html = client.post(url(table, "vorschau/"), form(re_points="80")).content.decode()
+    assert '<span class="party party-kontra">Kontra:</span> Gegenpartei unter 90 +1' in html
+    assert "Kontra:</span> unter 90" not in html
 
 
 def test_correction_page_opens_with_the_saved_game(client: Client, table) -> None:
@@ -346,7 +357,7 @@ def test_correction_page_opens_with_the_saved_game(client: Client, table) -> Non
     assert "Re wins" in preview and "<strong>4</strong>" in preview and "fox caught" in preview
     assert 'name="re_fuchs" value="1"' in html
     assert 'name="kontra_fuchs" value="0"' not in html  # zero stays an empty box
-    assert '<tr class=" editing">' in html  # the row under correction is marked
+    assert '<tr data-number="1" class=" editing">' in html  # the row under correction is marked
 
 
 def test_saving_confirms_the_game_and_offers_its_correction(client: Client, table) -> None:
@@ -361,12 +372,12 @@ def test_saving_confirms_the_game_and_offers_its_correction(client: Client, tabl
 def test_closed_series_shows_the_final_state_and_no_dead_actions(
     client: Client, table, alice
 ) -> None:
-    from scoring.services import Actor, Door
+    from common.actors import ORGANIZER, Actor
     from scoring.services.closing import close_series
 
     fill_sheet(table)  # all games entered, never submitted
-    table.series.tournament.organizers.add(alice)
-    close_series(table.series, actor=Actor(Door.ORGANIZER, user=alice), past_unfinished=True)
+    organize(table.series.tournament, alice)
+    close_series(table.series, actor=Actor(ORGANIZER, user=alice), past_unfinished=True)
     english(client).force_login(alice)
     html = client.get(f"/verwaltung/cup/tisch/{table.pk}/").content.decode()
     assert "The series is closed." in html and "The sheet was never submitted." in html
@@ -377,12 +388,12 @@ def test_closed_series_shows_the_final_state_and_no_dead_actions(
 
 
 def test_closed_series_offers_missing_games_behind_a_fold(client: Client, table, alice) -> None:
-    from scoring.services import Actor, Door
+    from common.actors import ORGANIZER, Actor
     from scoring.services.closing import close_series
 
     play_normal_games(table, 3)
-    table.series.tournament.organizers.add(alice)
-    close_series(table.series, actor=Actor(Door.ORGANIZER, user=alice), past_unfinished=True)
+    organize(table.series.tournament, alice)
+    close_series(table.series, actor=Actor(ORGANIZER, user=alice), past_unfinished=True)
     english(client).force_login(alice)
     html = client.get(f"/verwaltung/cup/tisch/{table.pk}/").content.decode()
     box = html.split('class="next-box')[1].split("</section>")[0]
@@ -412,7 +423,8 @@ def test_entry_pages_keep_their_query_counts(client: Client, table) -> None:
     client.get(url(table))
     for i in range(3):
         client.post(url(table, "spiel/"), form(idempotency_key=f"k{i}", version=str(i)))
-    budget = {"": 5, "spiel/2/": 6, "loeschen/": 4}
+    # The sheet's pages read the table's last referee call once (its box, its mark).
+    budget = {"": 6, "spiel/2/": 7, "loeschen/": 4}
     for path, most in budget.items():
         with CaptureQueriesContext(connection) as ctx:
             assert client.get(url(table, path)).status_code == 200

@@ -10,13 +10,13 @@ import pytest
 from django.contrib.auth.models import User
 from django.db import connection
 
+from common.actors import API, ORGANIZER, Actor
+from common.services import ServiceError
 from scoring.models import Extension, Pause
-from scoring.services import Actor, Door
 from scoring.services.clock import extend_table, pause_hall, resume_hall
+from tests.concurrency import race
 from tests.factories import build_world
-from tests.scoring.test_concurrency import race
 from tournaments.models import Series, Table, Tournament
-from tournaments.services import ServiceError
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -32,7 +32,7 @@ def test_two_pauses_at_once_make_one(tournament: Tournament, alice: User) -> Non
     Series.objects.filter(pk=world.series.pk).update(
         starts_at=datetime.datetime(2026, 11, 28, 10, 0, tzinfo=datetime.UTC)
     )
-    actor = Actor(Door.ORGANIZER, user=alice)
+    actor = Actor(ORGANIZER, user=alice)
     for _ in range(5):
         series = Series.objects.get(pk=world.series.pk)
         outcomes = race(
@@ -54,7 +54,7 @@ def test_a_retried_extension_racing_its_original_is_granted_once(
     Series.objects.filter(pk=world.series.pk).update(
         starts_at=datetime.datetime(2026, 11, 28, 10, 0, tzinfo=datetime.UTC)
     )
-    actor = Actor(Door.API, user=alice)
+    actor = Actor(API, user=alice)
     for attempt in range(5):
         table = Table.objects.select_related("series__tournament").get(pk=world.tables[0].pk)
 

@@ -6,6 +6,7 @@ the signal at 10:00 UTC reads 11:00."""
 from __future__ import annotations
 
 import datetime
+import re
 from typing import Any
 
 import pytest
@@ -15,10 +16,11 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from freezegun import freeze_time
 
+from common.actors import ORGANIZER, Actor
 from scoring.models import AuditEntry, Extension, Pause, ScoreSheet
-from scoring.services import Actor, Door
 from scoring.services.clock import extend_table, pause_hall
 from scoring.services.sheet import set_timeout
+from tests.factories import RE_WINS as NORMAL
 from tests.factories import World, build_world, page_client, play, set_status, started
 from tests.factories import after_signal as at
 from tournaments.models import Series, Table, Tournament
@@ -26,7 +28,6 @@ from tournaments.models import Series, Table, Tournament
 pytestmark = pytest.mark.django_db
 
 BOARD = "/verwaltung/herbst/serie/1/fortschritt/"
-NORMAL = {"contract": "normal", "re": [1, 3], "re_points": 130}
 
 
 @pytest.fixture
@@ -42,7 +43,7 @@ def alice_en(alice: User) -> Client:
 
 @pytest.fixture
 def referee(alice: User) -> Actor:
-    return Actor(Door.ORGANIZER, user=alice)
+    return Actor(ORGANIZER, user=alice)
 
 
 def text(response: Any) -> str:
@@ -181,8 +182,40 @@ def test_a_too_long_pause_reason_is_named_next_to_the_field(hall: World, alice_e
     with freeze_time(at(30)):
         response = alice_en.post(BOARD, {"action": "pause", "reason": "x" * 300})
     assert response.status_code == 200
-    assert 'id="id_reason-errors"' in response.content.decode()
+    assert 'id="pause_reason-errors"' in response.content.decode()
     assert not Pause.objects.exists()
+
+
+def ids_twice(html: str) -> list[str]:
+    ids = re.findall(r'\bid="([^"]+)"', html)
+    return sorted({i for i in ids if ids.count(i) > 1})
+
+
+def test_every_id_on_the_board_is_unique(hall: World, alice_en: Client, referee: Actor) -> None:
+    """The pause form and the Nachspielzeit form both have a reason: each its own id (the
+    label of one focused the other's field), with errors too."""
+    with freeze_time(at(30)):
+        html = alice_en.get(BOARD).content.decode()
+        assert ids_twice(html) == []
+        assert 'for="pause_reason"' in html and 'for="id_reason"' in html
+        wrong = alice_en.post(BOARD, {"action": "extend", "table": "3", "minutes": "99"})
+        assert ids_twice(wrong.content.decode()) == []
+        pause_hall(hall.series, reason="", actor=referee)
+        assert ids_twice(alice_en.get(BOARD).content.decode()) == []
+
+
+def test_the_extension_links_name_what_they_show(hall: World, alice_en: Client) -> None:
+    """A link's accessible name contains its visible text ("+ time"), the table for a screen
+    reader after it."""
+    with freeze_time(at(30)):
+        html = alice_en.get(BOARD).content.decode()
+    links = re.findall(
+        r'<a href="\?tisch=(\d+)#nachspielzeit" class="extend-link"([^>]*)>(.*?)</a>', html
+    )
+    assert sorted(n for n, _, _ in links) == ["1", "2", "3"]
+    for number, attributes, inner in links:
+        assert "aria-label" not in attributes
+        assert re.sub(r"<[^>]+>", "", inner) == f"+ time (Nachspielzeit for table {number})"
 
 
 def test_a_closed_series_refuses_the_clock_with_a_message(hall: World, alice_en: Client) -> None:
@@ -297,6 +330,26 @@ def test_every_table_up_prompts_to_call_time_for_the_series(hall: World, alice_e
     assert "time-prompt" not in page
     assert "Time called at 13:06." in page
     assert ScoreSheet.objects.filter(timeout=True).count() == 3
+
+
+def test_time_called_early_is_a_clock_state_of_its_own(
+    hall: World, alice_en: Client, referee: Actor
+) -> None:
+    """Called 30 minutes into the series: the board and the phones' clock say so and no
+    longer count down, paused or not."""
+    with freeze_time(at(20)):
+        pause_hall(hall.series, reason="", actor=referee)
+    with freeze_time(at(30)):
+        alice_en.post("/verwaltung/herbst/serie/1/zeit/", {"next": "progress"})
+        board = text(alice_en.get(BOARD))
+    clock = re.search(r'<p class="series-clock is-called">(.*?)</p>', board)
+    assert clock, board
+    assert "Time called at 11:30." in clock.group(1) and "still played" in clock.group(1)
+    assert "minutes left" not in board and "Time is up" not in board
+    for path in (CLOCK, CLOCK + "?tisch=3"):
+        phone = public(path, at(31))
+        assert "Time called at 11:30." in phone, path
+        assert "minutes left" not in phone and "paused" not in phone.lower(), path
 
 
 def test_a_table_with_nachspielzeit_is_not_prompted_before_its_own_end(
@@ -436,10 +489,15 @@ def test_a_submitted_sheet_shows_no_clock(hall: World) -> None:
     assert "minutes left" not in captain_page(table, at(30))
 
 
-def test_the_clock_fragment_of_a_closed_series_is_refused_like_the_link(hall: World) -> None:
+def test_the_clock_fragment_of_a_closed_series_ends_the_polling(hall: World) -> None:
+    """A phone left open on the sheet while the series closed: its next poll swaps in an
+    empty clock that polls no more (the link itself now shows the sheet read-only)."""
     set_status(hall.series, Series.Status.CLOSED)
-    response = Client().get(f"/tisch/{hall.tables[0].captain_token}/uhr/")
-    assert response.status_code == 403
+    with freeze_time(at(30)):
+        response = Client().get(f"/tisch/{hall.tables[0].captain_token}/uhr/")
+    fragment = response.content.decode()
+    assert response.status_code == 200 and 'id="table-clock"' in fragment
+    assert "hx-get" not in fragment and "minute" not in fragment
 
 
 def test_the_organizers_sheet_page_has_the_clock_too(hall: World, alice_en: Client) -> None:

@@ -11,15 +11,16 @@ from django.db import IntegrityError, connection, transaction
 from django.test.utils import CaptureQueriesContext
 from freezegun import freeze_time
 
+from common.actors import ORGANIZER, Actor
+from common.services import Refusal, ServiceError
+from scoring.doors import CAPTAIN
 from scoring.models import AuditEntry, Extension, Pause
-from scoring.services import Actor, Door
 from scoring.services.clock import extend_table, pause_hall, resume_hall
 from scoring.services.sheet import call_time
 from scoring.timing import series_clock
 from tests.factories import World, build_world, started
 from tests.factories import after_signal as at
 from tournaments.models import Series, Tournament
-from tournaments.services import Refusal, ServiceError
 
 pytestmark = pytest.mark.django_db
 
@@ -32,7 +33,7 @@ def hall(tournament: Tournament) -> World:
 
 @pytest.fixture
 def referee(alice: User) -> Actor:
-    return Actor(Door.ORGANIZER, user=alice)
+    return Actor(ORGANIZER, user=alice)
 
 
 def test_each_table_ends_by_its_size(hall: World) -> None:
@@ -97,7 +98,7 @@ def test_nachspielzeit_refuses_bad_input_on_its_field(
 
 
 def test_captains_cannot_touch_the_clock(hall: World) -> None:
-    captain = Actor(Door.CAPTAIN, seat=1, device="phone")
+    captain = Actor(CAPTAIN, seat=1, device="phone")
     for act in (
         lambda: extend_table(hall.tables[0], minutes=5, reason="x", actor=captain),
         lambda: pause_hall(hall.series, reason="", actor=captain),

@@ -5,18 +5,19 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
+from common.actors import ORGANIZER, Actor
+from common.services import Refusal, ServiceError
 from documents.results import load_results
+from scoring import doors
 from scoring.models import AuditEntry, ScoreSheet
-from scoring.services import Actor, Door
 from scoring.services.closing import close_series, unfinished_sheets
 from scoring.services.entry import save_game
 from scoring.services.sheet import confirm_sheet, submit_sheet
+from tests.factories import RE_WINS as NORMAL
 from tests.factories import build_world, make_tournament, page_client
-from tournaments.models import Series, Table
-from tournaments.services import Refusal, ServiceError
+from tournaments.models import Seat, Series, Table
 
-CAPTAIN = Actor(Door.CAPTAIN, seat=4, device="phone-4")
-NORMAL = {"contract": "normal", "re": [1, 3], "re_points": 130}
+CAPTAIN = Actor(doors.CAPTAIN, seat=4, device="phone-4")
 FORCED = [{"contract": "solo", "solo": "damen", "re": [s], "re_points": 121} for s in (2, 3, 4, 1)]
 
 
@@ -33,7 +34,7 @@ def world(alice: User):
         for facts in [NORMAL] * 20 + FORCED:
             save_game(load(table), facts, actor=CAPTAIN)
         submit_sheet(load(table), seat=4, expected_version=24, actor=CAPTAIN)
-    confirm_sheet(load(tables[0]), seat=1, actor=Actor(Door.CAPTAIN, seat=1, device="phone-1"))
+    confirm_sheet(load(tables[0]), seat=1, actor=Actor(doors.CAPTAIN, seat=1, device="phone-1"))
     save_game(load(tables[2]), NORMAL, actor=CAPTAIN)
     return tournament, alice, tables
 
@@ -50,7 +51,7 @@ def test_unfinished_sheets_are_named_and_refuse_the_close(world) -> None:
         (3, "open"),
     ]
     with pytest.raises(ServiceError) as info:
-        close_series(series, actor=Actor(Door.ORGANIZER, user=organizer))
+        close_series(series, actor=Actor(ORGANIZER, user=organizer))
     assert info.value.code == "unconfirmed_sheets" and info.value.refusal is Refusal.CONFLICT
     assert info.value.data["tables"] == [
         {"table": 2, "status": "submitted"},
@@ -63,7 +64,7 @@ def test_unfinished_sheets_are_named_and_refuse_the_close(world) -> None:
 def test_closing_past_them_marks_them_everywhere(world) -> None:
     tournament, organizer, tables = world
     versions = dict(ScoreSheet.objects.values_list("table_id", "version"))
-    close_series(series_of(tournament), actor=Actor(Door.ORGANIZER, user=organizer),
+    close_series(series_of(tournament), actor=Actor(ORGANIZER, user=organizer),
                  past_unfinished=True)  # fmt: skip
     assert series_of(tournament).status == "closed"
     marked = ScoreSheet.objects.filter(closed_unconfirmed=True)
@@ -82,6 +83,14 @@ def test_closing_past_them_marks_them_everywhere(world) -> None:
     assert board.count("von der Turnierleitung abgeschlossen, nicht bestätigt") == 2
     standings = client.get("/turniere/close/tabelle/").content.decode()
     assert "Serie 1 Tisch 2, Serie 1 Tisch 3" in standings
+    # Not only a footnote: the line of every player of those tables is marked, in the
+    # standings and on the hall's screen.
+    seated = set(Seat.objects.filter(table__in=tables[1:3]).values_list("registration", flat=True))
+    assert standings.count('<tr class="row-unconfirmed">') == len(seated) > 0
+    assert standings.count("* Liste nicht bestätigt") == len(seated)
+    hall = client.get("/turniere/close/halle/?view=standings").content.decode()
+    assert hall.count('<tr class="row-unconfirmed">') == len(seated)
+    assert "Liste nicht bestätigt" in hall
     results = load_results(tournament)
     assert [t.table_number for t in results.unconfirmed] == [2, 3]
 

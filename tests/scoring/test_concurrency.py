@@ -4,21 +4,22 @@ with a conflict and the sheet holds exactly what the winner was told."""
 
 from __future__ import annotations
 
-import threading
 from collections import Counter
-from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.db import connection, connections
+from django.db import connection
 
+from common.actors import Actor
+from common.services import Refusal, ServiceError
+from scoring import doors
 from scoring.models import AuditEntry, Game, PlayerScore, ScoreSheet
-from scoring.services import Actor, Door
 from scoring.services.entry import delete_last_game, save_game
 from scoring.services.sheet import submit_sheet
-from tests.factories import make_tournament, running_table
+from tests.concurrency import race
+from tests.factories import RE_WINS as NORMAL
+from tests.factories import running_table
 from tournaments.models import Table, Tournament
-from tournaments.services import Refusal, ServiceError
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -29,40 +30,13 @@ pytestmark = [
 ]
 
 TRIALS = 20
-CAPTAIN = Actor(Door.CAPTAIN, seat=4, device="phone-a")
-OTHER = Actor(Door.CAPTAIN, seat=2, device="phone-b")
-NORMAL = {"contract": "normal", "re": [1, 3], "re_points": 130}
+CAPTAIN = Actor(doors.CAPTAIN, seat=4, device="phone-a")
+OTHER = Actor(doors.CAPTAIN, seat=2, device="phone-b")
 KONTRA = {"contract": "normal", "re": [1, 3], "re_points": 100}
 
 
 def load(table_id: int) -> Table:
     return Table.objects.select_related("series__tournament").get(pk=table_id)
-
-
-def race(*calls: Callable[[], Any]) -> list[Any]:
-    """Run the calls at the same moment, each in its own thread and database connection;
-    each outcome is the call's result or the ServiceError it raised."""
-    barrier = threading.Barrier(len(calls))
-    outcomes: list[Any] = [None] * len(calls)
-
-    def run(index: int, call: Callable[[], Any]) -> None:
-        try:
-            barrier.wait(timeout=10)
-            outcomes[index] = call()
-        except ServiceError as exc:
-            outcomes[index] = exc
-        except BaseException as exc:  # reported by settle()
-            outcomes[index] = exc
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=30)
-    assert not any(t.is_alive() for t in threads)
-    return outcomes
 
 
 def sheet_with(tournament: Tournament, number: int, games: int) -> int:
@@ -85,11 +59,6 @@ def settle(outcomes: list[Any], tally: Counter[str]) -> tuple[Any, ServiceError]
     loser = losers[0]
     tally[loser.code] += 1
     return winners[0], loser
-
-
-@pytest.fixture
-def tournament(db: None) -> Tournament:
-    return make_tournament(slug="race")
 
 
 def test_post_and_post_of_the_same_game(tournament: Tournament) -> None:

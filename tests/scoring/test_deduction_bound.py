@@ -6,16 +6,16 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth.models import User
 
+from common.actors import ORGANIZER, Actor
+from common.services import ServiceError
 from rules import DDV, parse_record, parse_transcribed
 from rules.errors import EngineError
 from rules.testing import series_game
 from scoring.models import MAX_DEDUCTION
-from scoring.services import Actor, Door
 from scoring.services.deductions import add_deduction
 from scoring.views.organizer_actions import DeductionForm
 from tests.factories import make_tournament, running_table
 from tournaments.models import Registration
-from tournaments.services import ServiceError
 
 OUTSIDE = (0, 1, -DDV.max_deduction - 1)
 INSIDE = (-1, -DDV.max_deduction)
@@ -48,7 +48,7 @@ def test_series_deductions_follow_the_rule_set(
     seated: Registration, alice: User, points: int
 ) -> None:
     series = seated.tournament.series.get(number=1)
-    organizer = Actor(Door.ORGANIZER, user=alice)
+    organizer = Actor(ORGANIZER, user=alice)
     form = DeductionForm(
         {"registration": seated.pk, "points": points, "reason": "Beleidigung"},
         registrations=Registration.objects.all(),

@@ -8,12 +8,12 @@ from django.contrib.auth.models import User
 from django.test import Client
 from rest_framework.test import APIClient
 
-from scoring.services import Actor, Door
+from common.actors import ORGANIZER, Actor
+from common.services import ServiceError
 from scoring.services.deductions import add_deduction
-from scoring.services.draw import draw_series, standings_order
+from scoring.services.draw import draw_by_chance_or_standings, standings_order
 from tests.factories import add_players, make_tournament
 from tournaments.models import Series, Tournament
-from tournaments.services import ServiceError
 from tournaments.services.lifecycle import mark_closed, start_series
 
 
@@ -23,9 +23,9 @@ def played(tournament: Tournament, alice: User) -> Tournament:
     standings before series 2 are 1, 2, ..., 8."""
     registrations = add_players(tournament, 8)
     first = tournament.series.get(number=1)
-    draw_series(first, seed=3)
+    draw_by_chance_or_standings(first, seed=3)
     start_series(first)
-    actor = Actor(Door.ORGANIZER, user=alice)
+    actor = Actor(ORGANIZER, user=alice)
     for registration in registrations:
         add_deduction(first, registration, -registration.start_number, "Test", actor)
     mark_closed(first)
@@ -75,7 +75,7 @@ def test_the_api_draws_by_standings(played: Tournament, alice_api: APIClient) ->
 def test_a_standings_draw_needs_the_previous_series_closed(db: None) -> None:
     tournament = make_tournament(slug="frueh")
     add_players(tournament, 8)
-    draw_series(tournament.series.get(number=1), seed=1)
+    draw_by_chance_or_standings(tournament.series.get(number=1), seed=1)
     with pytest.raises(ServiceError) as refused:
-        draw_series(tournament.series.get(number=2), seed=1, mode="standings")
+        draw_by_chance_or_standings(tournament.series.get(number=2), seed=1, mode="standings")
     assert refused.value.code == "previous_not_closed"

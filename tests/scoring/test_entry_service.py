@@ -4,16 +4,17 @@ versions, idempotency, submit and confirm, audit."""
 import pytest
 from django.contrib.auth.models import User
 
+from common.actors import ORGANIZER, Actor
+from common.services import Refusal, ServiceError
+from scoring import doors
 from scoring.models import AuditEntry, Game, PlayerScore, ScoreSheet
-from scoring.services import Actor, Door
 from scoring.services.entry import delete_last_game, save_game
 from scoring.services.sheet import confirm_sheet, submit_sheet
+from tests.factories import RE_ANNOUNCES_AND_WINS as NORMAL
 from tests.factories import make_tournament, running_table
 from tournaments.models import Table
-from tournaments.services import Refusal, ServiceError
 
-CAPTAIN = Actor(Door.CAPTAIN, seat=4, device="phone-of-seat-4")
-NORMAL = {"contract": "normal", "re": [1, 3], "announcements": {"re": "ansage"}, "re_points": 130}
+CAPTAIN = Actor(doors.CAPTAIN, seat=4, device="phone-of-seat-4")
 
 
 def fresh(table: Table) -> Table:
@@ -122,7 +123,7 @@ def test_organizer_corrects_closed_series_only_with_reason(table, alice: User) -
     save_game(table, NORMAL, actor=CAPTAIN)
     table.series.status = "closed"
     table.series.save()
-    organizer = Actor(Door.ORGANIZER, user=alice)
+    organizer = Actor(ORGANIZER, user=alice)
     with pytest.raises(ServiceError) as info:
         save_game(fresh(table), NORMAL, number=1, actor=organizer)
     assert info.value.code == "reason_required"
@@ -177,14 +178,14 @@ def test_full_series_submit_and_confirm_on_another_phone(table) -> None:
     with pytest.raises(ServiceError) as info:
         confirm_sheet(table, seat=4, actor=CAPTAIN)
     assert info.value.code == "same_player"
-    same_phone = Actor(Door.CAPTAIN, seat=2, device=CAPTAIN.device)
+    same_phone = Actor(doors.CAPTAIN, seat=2, device=CAPTAIN.device)
     with pytest.raises(ServiceError) as info:
         confirm_sheet(table, seat=2, actor=same_phone)
     assert info.value.code == "same_device"
     with pytest.raises(ServiceError) as info:
-        confirm_sheet(table, seat=2, actor=Actor(Door.CAPTAIN, seat=2))
+        confirm_sheet(table, seat=2, actor=Actor(doors.CAPTAIN, seat=2))
     assert info.value.code == "device_required"
-    confirm_sheet(table, seat=2, actor=Actor(Door.CAPTAIN, seat=2, device="phone-of-seat-2"))
+    confirm_sheet(table, seat=2, actor=Actor(doors.CAPTAIN, seat=2, device="phone-of-seat-2"))
     sheet = ScoreSheet.objects.get(table=table)
     assert sheet.status == "confirmed" and sheet.confirmed_by_seat == 2
     assert (sheet.submitted_device, sheet.confirmed_device) == (
@@ -208,7 +209,7 @@ def test_retried_submit_and_confirm_succeed_once(table) -> None:
     first = submit_sheet(table, seat=4, expected_version=24, actor=CAPTAIN)
     again = submit_sheet(table, seat=4, expected_version=24, actor=CAPTAIN)
     assert not first.replayed and again.replayed and again.sheet["status"] == "submitted"
-    player = Actor(Door.CAPTAIN, seat=1, device="phone-of-seat-1")
+    player = Actor(doors.CAPTAIN, seat=1, device="phone-of-seat-1")
     confirm_sheet(table, seat=1, actor=player)
     assert confirm_sheet(table, seat=1, actor=player).replayed
     actions = list(AuditEntry.objects.filter(action__startswith="scoring.sheet").values_list(
@@ -224,9 +225,9 @@ def test_tournament_can_leave_confirmation_to_the_organizers(table, alice: User)
     play_full(table)
     submit_sheet(table, seat=4, expected_version=None, actor=CAPTAIN)
     with pytest.raises(ServiceError) as info:
-        confirm_sheet(table, seat=1, actor=Actor(Door.CAPTAIN, seat=1, device="other-phone"))
+        confirm_sheet(table, seat=1, actor=Actor(doors.CAPTAIN, seat=1, device="other-phone"))
     assert info.value.code == "organizers_confirm" and info.value.refusal is Refusal.FORBIDDEN
-    organizer = Actor(Door.ORGANIZER, user=alice)
+    organizer = Actor(ORGANIZER, user=alice)
     confirm_sheet(table, seat=None, actor=organizer)
     assert ScoreSheet.objects.get().confirmed_by_user.username == "alice"
 

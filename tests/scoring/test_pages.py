@@ -4,9 +4,8 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
+from tests.factories import RE_ANNOUNCES_AND_WINS as GAME
 from tests.factories import make_tournament, play, running_table
-
-GAME = {"contract": "normal", "re": [1, 3], "announcements": {"re": "ansage"}, "re_points": 130}
 
 
 @pytest.fixture
@@ -36,7 +35,7 @@ def test_private_tournament_standings_hidden(client: Client, tournament) -> None
 
 def test_player_page_lists_games(client: Client, tournament) -> None:
     html = client.get("/turniere/cup/spieler/1/").content.decode()
-    assert "Vorname1 Nachname1" in html and "Re-Ansage" in html
+    assert "Vorname1 Nachname1" in html and "Ansage „Re“" in html
 
 
 def test_progress_board_for_organizers_only(

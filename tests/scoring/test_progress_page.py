@@ -10,13 +10,14 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 from freezegun import freeze_time
 
+from common.actors import Actor
+from scoring import doors
 from scoring.progress import behind_the_field
-from scoring.services import Actor, Door
 from scoring.services.entry import save_game
+from tests.factories import RE_ANNOUNCES_AND_WINS as GAME
 from tests.factories import build_world, make_tournament, page_client
 
-CAPTAIN = Actor(Door.CAPTAIN, seat=4, device="captain-phone")
-GAME = {"contract": "normal", "re": [1, 3], "announcements": {"re": "ansage"}, "re_points": 130}
+CAPTAIN = Actor(doors.CAPTAIN, seat=4, device="captain-phone")
 START = datetime.datetime(2026, 11, 28, 10, 0, tzinfo=datetime.UTC)
 
 

@@ -12,8 +12,9 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
+from common.actors import ORGANIZER, Actor
 from scoring.models import ScoreSheet
-from scoring.services import Actor, Door
+from tests.factories import RE_WINS as NORMAL
 from tests.factories import (
     add_players,
     make_tournament,
@@ -24,7 +25,6 @@ from tests.factories import (
 )
 from tournaments.models import Series, Table
 
-NORMAL = {"contract": "normal", "re": [1, 3], "re_points": 130}
 FOX = {  # Kontra wins, Re caught a fox: the extra belongs to the losing party
     "contract": "normal",
     "re": [1, 2],
@@ -241,7 +241,7 @@ def test_extras_name_the_party_that_scored_them(client: Client, table) -> None:
     assert "Kontra wins" in fox_game and "fox caught (Re)" in fox_game
     assert "won," not in fox_game  # the winner's point names the party, not "won"
     solo_game = rows[2][2]
-    assert solo_game.startswith("Solo (Queens)") and "Soloist wins" in solo_game
+    assert solo_game.startswith("Queens solo") and "Soloist wins" in solo_game
 
 
 def test_sitting_out_at_a_table_of_five(client: Client, db) -> None:
@@ -304,7 +304,7 @@ def test_penalty_row_has_the_cells_of_a_game(client: Client, table, alice) -> No
 
     add_deduction(
         table.series, table.seats.get(position=1).registration, -2, "Handy am Tisch",
-        Actor(Door.ORGANIZER, user=alice),
+        Actor(ORGANIZER, user=alice),
     )  # fmt: skip
     rows = game_rows(english(client).get("/turniere/cup/spieler/1/").content.decode())
     assert rows[-1] == ["", "", "Deduction: Handy am Tisch", "", "", "-2"]

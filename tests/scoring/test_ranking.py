@@ -48,3 +48,43 @@ def test_the_ranking_computes_every_tie_break_a_tournament_can_choose() -> None:
     """One vocabulary: the choices of the form and the API are the keys of the core."""
     assert set(METRICS) - {"total"} == set(Tiebreak.values)
     assert set(DEFAULT_TIEBREAK) <= set(Tiebreak.values)
+
+
+def _by_definition(
+    rows: list[StandingRow], tiebreak: tuple[str, ...]
+) -> list[tuple[int, bool, int]]:
+    """(place, shared, index) straight from the definition: best metrics first, then the
+    row key, then the given order; the place is one more than the rows strictly better."""
+    metrics = [METRICS["total"]] + [METRICS[k] for k in tiebreak]
+    values = [tuple(m.value(r) for m in metrics) for r in rows]
+    order = sorted(range(len(rows)), key=lambda i: ([-v for v in values[i]], rows[i].key, i))
+    return [
+        (
+            1 + sum(v > values[i] for v in values),
+            sum(v == values[i] for v in values) > 1,
+            i,
+        )
+        for i in order
+    ]
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.integers(0, 5),  # keys may repeat: equal rows keep their order
+            st.lists(st.none() | st.integers(-30, 30), min_size=3, max_size=3),
+        ),
+        max_size=40,
+    ),
+    st.lists(st.sampled_from(sorted(Tiebreak.values)), max_size=2, unique=True),
+)
+def test_the_order_and_places_are_those_of_the_definition(
+    players: list[tuple[int, list[int | None]]], tiebreak: list[str]
+) -> None:
+    rows = [row(key, *points) for key, points in players]
+    ranked = rank(rows, tuple(tiebreak))
+    expected = _by_definition(rows, tuple(tiebreak))
+    assert [(r.place, r.shared, r.row) for r in ranked] == [
+        (place, shared, rows[i]) for place, shared, i in expected
+    ]
+    assert [id(r.row) for r in ranked] == [id(rows[i]) for _, _, i in expected]

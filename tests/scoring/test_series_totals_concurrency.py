@@ -7,12 +7,14 @@ from __future__ import annotations
 import pytest
 from django.db import connection
 
+from common.actors import ORGANIZER, Actor
+from scoring import doors
 from scoring.models import PlayerScore, SeriesTotal, TournamentTotal
-from scoring.services import Actor, Door
 from scoring.services.deductions import add_deduction
 from scoring.services.entry import delete_last_game, save_game
 from scoring.services.series_totals import differences
-from tests.factories import make_tournament, make_user, running_table, seat_table, set_status
+from tests.factories import RE_WINS as NORMAL
+from tests.factories import make_user, running_table, seat_table, set_status
 from tests.scoring.test_concurrency import load, race
 from tournaments.models import Registration, Series, Tournament
 
@@ -25,13 +27,7 @@ pytestmark = [
 ]
 
 TRIALS = 15
-CAPTAIN = Actor(Door.CAPTAIN, seat=4, device="phone-a")
-NORMAL = {"contract": "normal", "re": [1, 3], "re_points": 130}
-
-
-@pytest.fixture
-def tournament(db: None) -> Tournament:
-    return make_tournament(slug="race")
+CAPTAIN = Actor(doors.CAPTAIN, seat=4, device="phone-a")
 
 
 def points_of(registration: Registration) -> tuple[int, int]:
@@ -42,7 +38,7 @@ def points_of(registration: Registration) -> tuple[int, int]:
 
 
 def test_a_game_and_two_deductions_at_once_all_count(tournament: Tournament) -> None:
-    organizer = Actor(Door.ORGANIZER, user=make_user("orga"))
+    organizer = Actor(ORGANIZER, user=make_user("orga"))
     for n in range(1, TRIALS + 1):
         table = load(running_table(tournament, number=n).pk)
         save_game(table, NORMAL, actor=CAPTAIN)
@@ -60,7 +56,7 @@ def test_a_game_and_two_deductions_at_once_all_count(tournament: Tournament) -> 
 
 
 def test_deleting_a_game_while_a_deduction_is_saved_loses_neither(tournament: Tournament) -> None:
-    organizer = Actor(Door.ORGANIZER, user=make_user("orga"))
+    organizer = Actor(ORGANIZER, user=make_user("orga"))
     for n in range(1, TRIALS + 1):
         table = load(running_table(tournament, number=n).pk)
         save_game(table, NORMAL, actor=CAPTAIN)
@@ -77,7 +73,7 @@ def test_deleting_a_game_while_a_deduction_is_saved_loses_neither(tournament: To
 
 
 def test_games_of_one_player_in_two_series_at_once_both_count(tournament: Tournament) -> None:
-    organizer = Actor(Door.ORGANIZER, user=make_user("orga"))
+    organizer = Actor(ORGANIZER, user=make_user("orga"))
     series2 = tournament.series.get(number=2)
     set_status(series2, Series.Status.RUNNING)
     for n in range(1, TRIALS + 1):

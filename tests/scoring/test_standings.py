@@ -5,14 +5,14 @@ from django.contrib.auth.models import User
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from scoring.services import Actor, Door
+from common.actors import ORGANIZER, Actor
+from scoring import doors
 from scoring.services.deductions import add_deduction
 from scoring.services.entry import save_game
 from scoring.standings import overall_standings, series_standings
-from tests.factories import make_tournament, running_table
+from tests.factories import RE_WINS, make_tournament, running_table
 
-CAPTAIN = Actor(Door.CAPTAIN, seat=4, device="captain-phone")
-RE_WINS = {"contract": "normal", "re": [1, 3], "re_points": 130}  # +1 / -1
+CAPTAIN = Actor(doors.CAPTAIN, seat=4, device="captain-phone")
 
 
 @pytest.fixture
@@ -25,7 +25,7 @@ def test_totals_places_and_penalties(tournament, alice: User) -> None:
     save_game(table, RE_WINS, actor=CAPTAIN)
     save_game(table, {"contract": "solo", "solo": "buben", "re": [2],
                          "re_points": 150}, actor=CAPTAIN)  # fmt: skip
-    organizer = Actor(Door.ORGANIZER, user=alice)
+    organizer = Actor(ORGANIZER, user=alice)
     seat4 = table.seats.get(position=4).registration
     add_deduction(table.series, seat4, -2, "Unsportliches Verhalten", organizer)
     rows = overall_standings(tournament)

@@ -13,7 +13,9 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from scoring.charts import player_charts, tournament_charts
+from common.charts import integer_ticks
+from scoring.charts import player_charts, solo_chart, tournament_charts
+from scoring.statistics import SoloOutcomes
 from scoring.stats_read import player_statistics, tournament_statistics
 from tests.factories import add_players, make_tournament, make_user, play, seat_table
 from tests.scoring.test_statistics_read import NORMAL, SOLO, series_world
@@ -166,3 +168,29 @@ def test_the_result_report_has_a_statistics_page(played: Tournament) -> None:
 def test_the_page_links_from_the_standings(client: Client, played: Tournament) -> None:
     html = client.get(reverse("scoring:standings", args=[played.slug])).content.decode()
     assert reverse("scoring:statistics", args=[played.slug]) in html
+
+
+def y_labels(svg: str) -> list[str]:
+    root = ElementTree.fromstring(svg)
+    axis = next(g for g in root.iter(f"{SVG}g") if "axis y" in (g.get("class") or ""))
+    return [t.text or "" for t in axis.iter(f"{SVG}text")]
+
+
+@pytest.mark.parametrize(("won", "lost", "ticks"), [(1, 0, 2), (2, 1, 4), (3, 4, 5), (0, 13, 4)])
+def test_the_solo_chart_counts_in_whole_numbers(won: int, lost: int, ticks: int) -> None:
+    """A player with one solo had the labels 0, 0, 0, 1, 1, 1: counts get whole-number ticks,
+    each once, from 0 to at least the highest bar."""
+    labels = y_labels(solo_chart(SoloOutcomes(won, lost, won + lost), SoloOutcomes(0, 0, 0)).svg)
+    assert len(labels) == len(set(labels)) == ticks, labels
+    numbers = [int(label) for label in labels]
+    assert numbers == sorted(numbers) and numbers[0] == 0 and numbers[-1] >= won + lost
+
+
+def test_integer_ticks() -> None:
+    assert integer_ticks(0) == [0, 1]
+    assert integer_ticks(5) == [0, 1, 2, 3, 4, 5]
+    assert integer_ticks(7) == [0, 2, 4, 6, 8]
+    assert integer_ticks(31) == [0, 10, 20, 30, 40]
+    for highest in range(200):
+        ticks = integer_ticks(highest)
+        assert ticks[0] == 0 and ticks[-1] >= highest and len(ticks) <= 7

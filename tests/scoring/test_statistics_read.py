@@ -10,11 +10,12 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from common.actors import ORGANIZER, Actor
 from scoring.models import SeriesTotal
-from scoring.services import Actor, Door
 from scoring.services.deductions import add_deduction
 from scoring.statistics import Rate, SeriesResult, SoloOutcomes
 from scoring.stats_read import player_statistics, tournament_statistics
+from tests.factories import RE_WINS as NORMAL
 from tests.factories import (
     add_players,
     make_tournament,
@@ -27,7 +28,6 @@ from tournaments.models import Registration, Series, Tournament
 
 pytestmark = pytest.mark.django_db
 
-NORMAL = {"contract": "normal", "re": [1, 3], "re_points": 130}  # Re wins: +1
 FOX = {"contract": "normal", "re": [1, 2], "re_points": 100, "extras": {"re": {"fuchs": 1}}}
 SOLO = {"contract": "solo", "solo": "damen", "re": [3], "re_points": 150}  # soloist +3
 LOST_SOLO = {"contract": "solo", "solo": "buben", "re": [2], "re_points": 100}  # soloist -3
@@ -49,7 +49,7 @@ def series_world(organizer: Any) -> tuple[Tournament, list[Registration]]:
     first, second = tournament.series.get(number=1), tournament.series.get(number=2)
     set_status(first, Series.Status.RUNNING)
     play(seat_table(first, players), [NORMAL, FOX, SOLO, LOST_SOLO, AGAINST])
-    add_deduction(first, players[3], -2, "late", Actor(Door.ORGANIZER, user=organizer))
+    add_deduction(first, players[3], -2, "late", Actor(ORGANIZER, user=organizer))
     set_status(first, Series.Status.CLOSED)
     set_status(second, Series.Status.RUNNING)
     play(seat_table(second, players[::-1]), [NORMAL])

@@ -31,13 +31,13 @@ def test_captain_sheet_and_printed_list_show_the_same_totals(db) -> None:
         data |= {"version": str(version), "idempotency_key": f"g{version}"}
         response = client.post(base + "spiel/", data)
         assert response.status_code == 302
-    context = client.get(base).context
-    rows = context["rows"]
+    page = client.get(base).context["page"]
+    rows = page.rows
     assert len(rows) == 2
     assert rows[1].totals == tuple(
         a + b for a, b in zip(rows[0].points, rows[1].points, strict=True)
     )
-    assert context["totals"] == rows[1].totals
+    assert page.totals == rows[1].totals
     printed = from_scoring(table.series.tournament).tables[0].games
     assert [g.totals for g in printed] == [r.totals for r in rows]
     assert [g.points for g in printed] == [r.points for r in rows]

@@ -10,11 +10,10 @@ import pytest
 from django.db import transaction
 
 from scoring.signals import totals_changed
+from tests.factories import RE_WINS as GAME
 from tests.factories import make_tournament, play, running_table
 
 pytestmark = pytest.mark.django_db
-
-GAME = {"contract": "normal", "re": [1, 3], "re_points": 130}
 
 
 @pytest.fixture

@@ -8,10 +8,9 @@ import datetime
 import pytest
 from django.contrib.auth.models import User
 
-from tests.factories import build_world, make_tournament, play
-from tournaments.models import Player, Registration, Tournament
+from tests.factories import RE_WINS, build_world, make_tournament, play
+from tournaments.models import Player, Registration, Series, Tournament
 
-RE_WINS = {"contract": "normal", "re": [1, 3], "re_points": 130}
 KONTRA_WINS = {"contract": "normal", "re": [1, 3], "re_points": 100}
 
 
@@ -21,10 +20,12 @@ def tournament_with_hans(
     day: int,
     hans: Player | None,
     games: list[dict[str, object]],
+    *,
+    closed: bool = True,
     **fields: object,
 ) -> tuple[Tournament, Player]:
-    """A tournament of Alice's with one table of four that played ``games``; seat 1 is Hans
-    (the given player, or a new one)."""
+    """A tournament of Alice's with one table of four that played ``games``, its series
+    closed unless not ``closed``; seat 1 is Hans (the given player, or a new one)."""
     tournament = make_tournament(
         slug, organizers=[alice], starts_on=datetime.date(2026, 10, day), **fields
     )
@@ -35,6 +36,8 @@ def tournament_with_hans(
         Registration.objects.filter(pk=first.pk).update(player=hans)
         stranger.delete()
     play(world.tables[0], games)
+    if closed:  # every series closed: its results are final
+        Series.objects.filter(tournament=tournament).update(status=Series.Status.CLOSED)
     return tournament, hans or Player.objects.get(registrations=first)
 
 

@@ -8,8 +8,8 @@ from collections.abc import Mapping, Sequence
 
 from django.contrib.auth.models import User
 
+from common.actors import ORGANIZER, Actor
 from scoring.models import TournamentTotal
-from scoring.services import Actor, Door
 from seasons.models import Season
 from seasons.services import SeasonData, attach_tournament, create_season
 from tests.factories import make_tournament
@@ -63,7 +63,7 @@ def played(
 
 
 def organizer(user: User) -> Actor:
-    return Actor(Door.ORGANIZER, user=user)
+    return Actor(ORGANIZER, user=user)
 
 
 def season_of(

@@ -17,6 +17,7 @@ from seasons.ranking import (
     RankingRule,
     Result,
     Why,
+    final,
     in_window,
     score,
 )
@@ -26,7 +27,9 @@ def _line(
     rule: RankingRule, player: int, results: Sequence[Result], reference: datetime.date
 ) -> Line:
     newest_first = sorted(results, key=lambda r: (r.held_on, r.tournament), reverse=True)
-    inside = [i for i, r in enumerate(newest_first) if in_window(rule, r.held_on, reference)]
+    window = [i for i, r in enumerate(newest_first) if in_window(rule, r.held_on, reference)]
+    # Only final results may count; the others in the window are pending.
+    inside = [i for i in window if final(rule, newest_first[i])]
     counted = set(inside)
     if rule.best_n is not None:
         best = sorted(inside, key=lambda i: -score(rule, newest_first[i]))[: rule.best_n]
@@ -35,7 +38,13 @@ def _line(
         Entry(
             r,
             score(rule, r),
-            Why.COUNTED if i in counted else Why.DROPPED if i in inside else Why.OUTSIDE_WINDOW,
+            Why.COUNTED
+            if i in counted
+            else Why.DROPPED
+            if i in inside
+            else Why.PENDING
+            if i in window
+            else Why.OUTSIDE_WINDOW,
         )
         for i, r in enumerate(newest_first)
     )

@@ -27,19 +27,44 @@ def cup(alice: User) -> Season:
 def test_the_ranking_resource(cup: Season, public_api: APIClient) -> None:
     body = public_api.get(API + "cup/ranking/").json()
     assert body["basis"] == "tournament_total" and body["window_opens"] is None
-    assert [t["slug"] for t in body["tournaments"]] == ["t2", "t1"]
-    anna, bernd = body["ranked"]
+    assert (body["count"], body["next"], body["previous"]) == (2, None, None)
+    assert body["computed_at"] is not None
+    anna, bernd = body["results"]
     assert (anna["name"], anna["place"], anna["value"], anna["club"]) == (
         "Anna Albers", 1, "20", "Füchse",
     )  # fmt: skip
-    assert [(r["tournament"], r["why"], r["place"]) for r in anna["results"]] == [
+    assert (anna["provisional"], "results" in anna) == (False, False)  # explained apart
+    assert (bernd["place"], bernd["value"]) == (2, "10")
+    line = public_api.get(API + f"cup/ranking/{anna['player']}/").json()
+    assert (line["name"], line["place"], line["value"]) == ("Anna Albers", 1, "20")
+    assert [(r["tournament"], r["why"], r["place"]) for r in line["results"]] == [
         ("t2", "counted", 1),
         ("t1", "dropped", 1),
     ]
-    assert (bernd["place"], bernd["value"]) == (2, "10")
+    assert public_api.get(API + "cup/ranking/999999/").status_code == 404
+    tournaments = public_api.get(API + "cup/tournaments/").json()
+    assert [(t["slug"], t["players"], t["complete"]) for t in tournaments] == [
+        ("t2", 2, True),
+        ("t1", 2, True),
+    ]
     filtered = public_api.get(API + "cup/ranking/", {"club": "Füchse"}).json()
-    assert [ln["name"] for ln in filtered["ranked"]] == ["Anna Albers"]
-    assert public_api.get(API + "cup/ranking/", {"club": "x" * 500}).status_code == 200
+    assert [ln["name"] for ln in filtered["results"]] == ["Anna Albers"]
+    found = public_api.get(API + "cup/ranking/", {"q": "backer"}).json()
+    assert [(ln["name"], ln["place"]) for ln in found["results"]] == [("Bernd Bäcker", 2)]
+    for junk in ({"club": "x" * 500}, {"q": "\x00" * 3}, {"limit": "-1"}, {"offset": "x"}):
+        assert public_api.get(API + "cup/ranking/", junk).status_code == 200
+
+
+def test_the_ranking_comes_in_pages(cup: Season, public_api: APIClient) -> None:
+    first = public_api.get(API + "cup/ranking/", {"limit": 1}).json()
+    assert [ln["name"] for ln in first["results"]] == ["Anna Albers"]
+    assert first["count"] == 2 and first["previous"] is None
+    assert first["next"].endswith("/api/v1/seasons/cup/ranking/?limit=1&offset=1")
+    second = public_api.get(first["next"]).json()
+    assert [ln["name"] for ln in second["results"]] == ["Bernd Bäcker"]
+    assert second["next"] is None and second["previous"] is not None
+    beyond = public_api.get(API + "cup/ranking/", {"offset": 50}).json()
+    assert (beyond["count"], beyond["results"]) == (2, [])
 
 
 def test_create_change_attach_detach(alice_api: APIClient, alice: User, tournament) -> None:
@@ -103,5 +128,8 @@ def test_permissions(
     Season.objects.filter(slug="cup").update(is_public=False)
     assert bob_api.get(API + "cup/").status_code == 404
     assert bob_api.get(API + "cup/ranking/").status_code == 404
+    anna = Season.objects.get(slug="cup").entries.order_by("position")[0].player_id
+    assert bob_api.get(API + f"cup/ranking/{anna}/").status_code == 404
+    assert alice_api.get(API + f"cup/ranking/{anna}/").status_code == 200
     assert bob_api.get(API).json()["results"] == []
     assert alice_api.get(API).json()["results"][0]["slug"] == "cup"

@@ -18,10 +18,12 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from scoring.services.closing import close_series
 from scoring.services.deductions import add_deduction
 from scoring.services.entry import save_game
+from seasons.entries import refresh_season_entries
 from seasons.models import Season, SeasonEntry
-from seasons.services import SeasonData, change_season, refresh_season_entries, request_refresh
+from seasons.services import SeasonData, change_season, request_refresh
 from seasons.standings import season_ranking
 from tests.factories import page_client, play, running_table
 from tests.seasons.conftest import KONTRA_WINS, RE_WINS, tournament_with_hans
@@ -57,10 +59,17 @@ def test_entries_follow_games_corrections_and_deductions(
     alice: User, tournament: Tournament, django_capture_on_commit_callbacks: OnCommit
 ) -> None:
     table = running_table(tournament)
-    season = season_of(alice, [tournament], preset="best_n")
+    season = season_of(alice, [tournament], overrides={"min_series": 0})
     assert stored(season) == live(season) == []  # no results yet
     with django_capture_on_commit_callbacks(execute=True):
         play(table, [RE_WINS, KONTRA_WINS])
+    # The series runs: nothing of it is final, nobody ranked, nothing counted.
+    assert stored(season) == live(season)
+    assert {
+        (place, series, total) for _p, place, _s, _n, _d, series, total, *_r in live(season)
+    } == {(None, 0, 0)}
+    with django_capture_on_commit_callbacks(execute=True):
+        close_series(table.series, actor=organizer(alice), past_unfinished=True)
     lines = stored(season)
     assert lines == live(season)
     seat = {s.position: s.registration for s in table.seats.all()}

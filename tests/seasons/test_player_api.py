@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth.models import User
 
+from seasons.entries import refresh_season_entries
 from seasons.models import Season, SeasonTournament
-from seasons.services import refresh_season_entries
 from tests.factories import api_client
 from tournaments.models import Player, Tournament
 

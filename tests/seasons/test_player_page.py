@@ -10,9 +10,9 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from scoring.standings import overall_standings
+from seasons.entries import refresh_season_entries
 from seasons.models import Season, SeasonTournament
 from seasons.players import player_history
-from seasons.services import refresh_season_entries
 from tests.factories import page_client
 from tests.seasons.conftest import KONTRA_WINS, RE_WINS, tournament_with_hans
 from tournaments.models import Player, Tournament

@@ -20,6 +20,7 @@ from seasons.ranking import (
     RankingRule,
     Result,
     Why,
+    final,
     in_window,
     months_before,
     rank_season,
@@ -161,6 +162,8 @@ results_strategy = st.lists(
         held_on=st.dates(day("2023-01-01"), day("2027-01-01")),
         series_points=st.lists(st.integers(-150, 250), min_size=1, max_size=4).map(tuple),
         place=st.none() | st.integers(1, 40),
+        open_points=st.just(()) | st.lists(st.integers(-150, 250), max_size=2).map(tuple),
+        complete=st.booleans(),
     ),
     max_size=30,
     unique_by=lambda r: (r.player, r.tournament),  # one result per player and tournament
@@ -218,6 +221,7 @@ def test_the_order_is_total_and_places_follow_it(rule: RankingRule, results: lis
     for line in lines:
         assert line.ranked == (bool(line.counted) and line.missing_series == 0)
         assert line.series == sum(len(e.result.series_points) for e in line.counted)
+        assert all(final(rule, e.result) for e in line.counted)
         if rule.best_n is not None:
             assert len(line.counted) <= rule.best_n
     # The same results in another order give the same ranking.
@@ -253,6 +257,72 @@ def test_the_fast_ranking_gives_the_lines_of_the_plain_one(
     assert rank_season(rule, results, REFERENCE) == reference_ranking.rank_season(
         rule, results, REFERENCE
     )
+
+
+pending_results = st.lists(
+    st.builds(
+        Result,
+        player=st.integers(1, 8),
+        tournament=st.integers(100, 120),
+        held_on=st.dates(day("2025-01-01"), day("2026-11-28")),
+        series_points=st.just(()),
+        place=st.none() | st.integers(1, 3),
+        open_points=st.lists(st.integers(-150, 250), min_size=1, max_size=3).map(tuple),
+        complete=st.just(False),
+    ),
+    max_size=10,
+    unique_by=lambda r: (r.player, r.tournament),
+)
+
+
+@given(rule=rules, results=results_strategy, pending=pending_results)
+def test_results_not_final_change_no_counted_figure(
+    rule: RankingRule, results: list[Result], pending: list[Result]
+) -> None:
+    """A tournament with nothing closed (its series running or planned) changes nobody's
+    place, value, series or total: its lines are listed as pending and count for nothing."""
+    finals = [dataclasses.replace(r, open_points=(), complete=True) for r in results]
+    before = rank_season(rule, finals, REFERENCE)
+    after = rank_season(rule, [*finals, *pending], REFERENCE)
+
+    def figures(lines: tuple[Line, ...]) -> list[tuple[object, ...]]:
+        return [(ln.player, ln.place, ln.value, ln.series, ln.total) for ln in lines if ln.counted]
+
+    assert figures(after) == figures(before)
+    for line in after:
+        for entry in line.entries:
+            if entry.result.tournament >= 100 and entry.why is not Why.OUTSIDE_WINDOW:
+                assert entry.why is Why.PENDING
+
+
+def test_placement_points_wait_for_the_last_series() -> None:
+    """The defect: one of three series played gave "place 1 → 25 ranking points"."""
+    running = Result(1, 1, day("2026-05-01"), (40,), place=1, complete=False)
+    (line,) = rank_season(PLACEMENT_POINTS, [running], REFERENCE)
+    assert (line.ranked, line.value, line.entries[0].why) == (False, 0, Why.PENDING)
+    done = dataclasses.replace(running, complete=True)
+    (line,) = rank_season(PLACEMENT_POINTS, [done], REFERENCE)
+    assert (line.place, line.value, line.entries[0].why) == (1, 25, Why.COUNTED)
+
+
+def test_the_series_average_counts_closed_series_only() -> None:
+    """The defect: a running series with half its games counted as a full series."""
+    rule = dataclasses.replace(DDV_RANGLISTE, min_series=0)
+    half = Result(1, 1, day("2026-05-01"), (30,), open_points=(10,), complete=False)
+    (line,) = rank_season(rule, [half], REFERENCE)
+    assert (line.value, line.series, line.entries[0].why) == (30, 1, Why.COUNTED)
+    nothing_closed = Result(1, 1, day("2026-05-01"), (), open_points=(10,), complete=False)
+    (line,) = rank_season(rule, [nothing_closed], REFERENCE)
+    assert (line.ranked, line.series, line.entries[0].why) == (False, 0, Why.PENDING)
+
+
+def test_a_running_tournament_takes_no_slot_among_the_best_n() -> None:
+    rule = dataclasses.replace(BEST_N, best_n=1)
+    old = Result(1, 1, day("2026-01-01"), (5,))
+    running = Result(1, 2, day("2026-05-01"), (90,), complete=False)
+    (line,) = rank_season(rule, [old, running], REFERENCE)
+    assert [e.why for e in line.entries] == [Why.PENDING, Why.COUNTED]
+    assert line.value == 5
 
 
 def test_averages_closer_than_a_float_are_told_apart() -> None:

@@ -122,9 +122,17 @@ def test_another_organizer_cannot_attach_my_tournament(
     assert actions.count("seasons.tournament.detached") == 1
 
 
-def test_a_co_organized_tournament_can_be_attached(alice: User, bob: User) -> None:
+def test_a_season_takes_the_tournaments_of_its_club(alice: User, bob: User) -> None:
+    """Alice co-organizes Bob's tournament: she is an organizer of his club. A season of
+    that club (hers to create there) takes it; her personal club's season does not."""
     shared = make_tournament("gemeinsam", organizers=[bob, alice])
-    assert attach_tournament(season_of(alice), shared, actor=organizer(alice))
+    with pytest.raises(ServiceError) as caught:
+        attach_tournament(season_of(alice), shared, actor=organizer(alice))
+    assert caught.value.code == "not_own_tournament"
+    data = SeasonData(name="Vereinssaison", slug="", preset="ddv_rangliste")
+    club_season = create_season(data, actor=organizer(alice), club=shared.club)
+    assert club_season.club == shared.club and club_season.owner == alice
+    assert attach_tournament(club_season, shared, actor=organizer(alice))
 
 
 def test_a_private_season_is_seen_by_its_owner_only(alice: User, bob: User) -> None:

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Sequence
 
 from django.contrib.auth.models import User
 
-from scoring.services import Actor, Door
+from common.actors import ORGANIZER, Actor
 from teams.models import Group, League, Team
 from teams.services import LeagueData, add_squad_member, add_team, create_league, set_line_up
 from tests.factories import play, set_status
@@ -15,7 +15,7 @@ from tournaments.models import Player, Seat, Series, Table
 
 
 def organizer(user: User) -> Actor:
-    return Actor(Door.ORGANIZER, user=user)
+    return Actor(ORGANIZER, user=user)
 
 
 def league_with_teams(
@@ -79,9 +79,15 @@ def tables_of(series: Series) -> list[Table]:
 def play_re(series: Series, teams: Sequence[Team], re_teams: Iterable[tuple[int, int]]) -> None:
     """Series running; at table k one normal game (no announcements, Re wins with 130: one
     point, +1 each for Re, -1 each for Kontra) in which the players of the k-th pair of
-    teams of ``re_teams`` are Re."""
+    teams of ``re_teams`` are Re; then the series is closed."""
     set_status(series, Series.Status.RUNNING)
     for table, (a, b) in zip(tables_of(series), re_teams, strict=True):
         seats = team_of_seat(table, teams)
         re = sorted(position for position, team in seats.items() if team in (a, b))
         play(table, [{"contract": "normal", "re": re, "re_points": 130}])
+    set_status(series, Series.Status.CLOSED)
+
+
+def finish_day(group: Group) -> None:
+    """Every series of the group's tournament closed: its day counts in the league."""
+    Series.objects.filter(tournament_id=group.tournament_id).update(status=Series.Status.CLOSED)

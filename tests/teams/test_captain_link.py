@@ -82,3 +82,17 @@ def test_a_drawn_series_is_shown_not_changed(league, alice: User) -> None:  # ty
         {"group": group.pk, "series": 1, field(group, 1): [p.pk for p in players[0][1:5]]},
     )
     assert late.status_code == 400 and "drawn already" in late.content.decode()
+
+
+def test_guessed_team_links_get_429_while_real_ones_pass(league, settings) -> None:  # type: ignore[no-untyped-def]
+    """Unknown team captain links count as failures of the address (as table links do);
+    the captains of real teams behind the same address are never refused."""
+    settings.TOKEN_FAILURE_LIMIT = 3
+    _league, teams, _players, _group = league
+    client = page_client(language="en")
+    for guess in range(3):
+        assert client.get(f"/mannschaft/guess{guess}/").status_code == 404
+        assert client.get(url(teams[0])).status_code == 200
+    refused = client.get("/mannschaft/guess-more/")
+    assert refused.status_code == 429 and "Retry-After" in refused
+    assert client.get(url(teams[1])).status_code == 200

@@ -11,7 +11,7 @@ from django.db import connection
 from common.services import ServiceError
 from teams.models import SquadMember
 from teams.services import add_squad_member
-from tests.scoring.test_concurrency import race
+from tests.concurrency import race
 from tests.teams.helpers import league_with_teams, organizer
 from tournaments.models import Player
 

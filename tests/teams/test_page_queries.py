@@ -58,6 +58,6 @@ def test_league_and_team_pages_take_the_same_queries_for_one_and_two_played_days
     # of their four players), so on each day both have 4 game points, tie first and share
     # (4 + 3) / 2 = 3.5 victory points: 7 after two days.
     team_page = client.get(pages["team"]).content.decode()
-    assert team_page.count("Place 1 with 4 game points: <strong>3.5 victory points") == 2
+    assert team_page.count("Place 1 with 4 game points: <strong>victory points: 3.5") == 2
     table = client.get(pages["league"]).content.decode()
     assert table.count("<strong>7</strong>") == 2

@@ -12,10 +12,10 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from teams.models import League, LineUp, SquadMember, Team
-from tests.factories import page_client
-from tests.teams.helpers import league_with_teams
+from tests.factories import page_client, set_status
+from tests.teams.helpers import finish_day, league_with_teams
 from tests.teams.played import Played, played_league
-from tournaments.models import Player
+from tournaments.models import Player, Series
 
 pytestmark = pytest.mark.django_db
 
@@ -29,7 +29,32 @@ def english(user: User | None = None) -> Client:
     return page_client(user, language="en")
 
 
+def test_a_running_day_is_provisional_and_not_in_the_table(played: Played) -> None:
+    """Series 1 closed, series 2 still open: the group's result is shown as provisional,
+    the table counts nothing of it; the individual ranking counts the closed series and
+    marks the shared places with "="."""
+    response = english().get("/ligen/liga/")
+    assert response.context["table"].teams == ()
+    body = response.content.decode()
+    assert "Provisional: a series is still running." in body
+    assert "No match day is finished yet: a running day counts once all its series" in body
+    assert [line.points for line in response.context["table"].players] == [1] * 8 + [-1] * 8
+    assert [line.place for line in response.context["table"].players] == [1] * 8 + [9] * 8
+    players = body[body.index('class="striped league-players"') :]
+    assert players.count('<span aria-hidden="true">=</span>') == 16
+    assert "Order in the table: victory points, then game points, then head-to-head" in body
+
+
+def test_a_running_series_does_not_count_for_the_players(played: Played) -> None:
+    set_status(played.group.tournament.series.get(number=1), Series.Status.RUNNING)
+    table = english().get("/ligen/liga/").context["table"]
+    assert [(line.place, line.series, line.open_series) for line in table.players] == [
+        (0, 0, 1)
+    ] * 16
+
+
 def test_league_page_shows_the_table_shared_points_and_the_groups(played: Played) -> None:
+    finish_day(played.group)
     response = english().get("/ligen/liga/")
     assert response.status_code == 200
     table = response.context["table"]
@@ -47,6 +72,7 @@ def test_league_page_shows_the_table_shared_points_and_the_groups(played: Played
 
 
 def test_german_page_writes_shared_points_with_a_comma(played: Played) -> None:
+    finish_day(played.group)
     body = page_client(language="de").get("/ligen/liga/").content.decode()
     assert "<strong>3,5</strong>" in body
 
@@ -61,7 +87,7 @@ def test_team_page_marks_who_came_in_and_went_out(played: Played) -> None:
     assert second["came_in"] == {members[4]} and list(second["went_out"]) == [members[0]]
     body = response.content.decode()
     assert body.count('class="sub-in"') == 1 and body.count('class="sub-out"') == 1
-    assert "3.5 victory points" in body
+    assert "victory points: 3.5" in body
 
 
 @pytest.mark.parametrize(
@@ -181,7 +207,14 @@ def test_teams_page_adds_teams_and_players(alice: User) -> None:
         str(hans), str(Player.objects.get(first_name="Ida")),
     ]  # fmt: skip
     member = SquadMember.objects.get(player=hans)
-    client.post(url, {"action": "remove_player", "team": team.pk, "member": member.pk})
+    # Removing asks first: the page again, the question next to his name, nothing removed.
+    asked = client.post(url, {"action": "remove_player", "team": team.pk, "member": member.pk})
+    assert asked.status_code == 200
+    assert "Remove Hans Huber from the squad of Füchse?" in asked.content.decode()
+    assert SquadMember.objects.filter(player=hans).exists()
+    client.post(
+        url, {"action": "remove_player", "team": team.pk, "member": member.pk, "confirmed": "1"}
+    )
     assert not SquadMember.objects.filter(player=hans).exists()
     # Junk: another owner's player, unknown ids, a team of nobody.
     stranger = Player.objects.create(first_name="Fremd", last_name="Ling")
@@ -246,3 +279,68 @@ def test_schedule_page_makes_the_match_days(alice: User) -> None:
     # 2 days of 2 groups of 6 pairs = 24 meetings of the 28 pairs; day 2 repeats at least four
     # (each of its groups takes two teams of each group of day 1), and the search gets there.
     assert (context["repeats"], context["never_met"]) == (4, 8)
+
+
+def test_a_squad_is_pasted_as_a_list_with_errors_per_line(alice: User) -> None:
+    _league, teams, _players = league_with_teams(alice, 2, squad=0, slug="paste", squad_max=12)
+    team = teams[0]
+    url = "/verwaltung/ligen/paste/mannschaften/"
+    known = Player.objects.create(owner=alice, first_name="Hans", last_name="Huber", club="A")
+    other = Player.objects.create(owner=alice, first_name="Olga", last_name="Ott")
+    client = english(alice)
+    client.post(url, {"action": "add_player", "team": teams[1].pk, "player": other.pk})
+    pasted = "Hans Huber\nIda\n\nOlga Ott\nKarl Kern, SV Nord\nhans huber"
+    field = f"list{team.pk}-players"
+    response = client.post(url, {"action": "add_list", "team": team.pk, field: pasted})
+    assert response.status_code == 400
+    errors = response.context["teams"][0]["squad_list"].errors["players"]
+    assert errors == [
+        "Line 2: Give the first and the last name.",
+        "Line 4: Olga Ott already plays for T1 in this competition.",
+        "Line 6: Named twice (line 1).",
+    ]
+    body = response.content.decode()
+    assert "Karl Kern, SV Nord" in body  # nothing typed is lost
+    assert not SquadMember.objects.filter(team=team).exists()  # all or nothing
+    # A full squad in one go, from a spreadsheet (tabs) with its header line; one more
+    # than the squad takes is refused on its line, and nothing is added.
+    rows = ["Vorname\tNachname\tVerein", "Hans\tHuber\tA"]
+    rows += [f"Spieler{i}\tNummer{i}\tSV {i % 3}" for i in range(12)]
+    response = client.post(url, {"action": "add_list", "team": team.pk, field: "\n".join(rows)})
+    assert response.status_code == 400
+    assert response.context["teams"][0]["squad_list"].errors["players"] == [
+        "Line 14: The squad of T0 is full (12 players)."
+    ]
+    assert not SquadMember.objects.filter(team=team).exists()
+    assert not Player.objects.filter(first_name="Spieler0").exists()
+    response = client.post(
+        url, {"action": "add_list", "team": team.pk, field: "\n".join(rows[:-1])}
+    )
+    assert response.status_code == 302
+    squad = SquadMember.objects.filter(team=team)
+    assert squad.count() == 12
+    assert squad.filter(player=known).exists()  # found in the registry, not made again
+    assert Player.objects.filter(owner=alice, first_name="Hans").count() == 1
+    assert Player.objects.get(first_name="Spieler7").club == "SV 1"
+    assert "12 players added to T0." in client.get(url).content.decode()
+
+
+def test_match_days_dated_out_of_order_are_saved_with_a_warning(alice: User) -> None:
+    league, _teams, _players = league_with_teams(alice, 8, squad=0, slug="acht", days=3)
+    client = english(alice)
+    client.post("/verwaltung/ligen/acht/spieltage/")
+    days = list(league.match_days.order_by("number"))
+    data = {"action": "places"}
+    for day, date in zip(days, ["2026-03-01", "2026-01-10", "2026-04-01"], strict=True):
+        data[f"day{day.pk}-date"] = date
+    for day in days:
+        for group in day.groups.all():
+            data[f"group{group.pk}-venue"] = ""
+    response = client.post("/verwaltung/ligen/acht/spieltage/", data, follow=True)
+    body = response.content.decode()
+    assert "Some match days are dated before an earlier one" in body
+    assert [e["date_warning"] != "" for e in response.context["days"]] == [False, True, False]
+    assert "This date is before that of match day 1 (03/01/2026)." in body
+    assert [d.date.isoformat() for d in league.match_days.order_by("number")] == [
+        "2026-03-01", "2026-01-10", "2026-04-01",
+    ]  # fmt: skip

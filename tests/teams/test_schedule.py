@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+import datetime
 import itertools
 import time
 from collections import Counter
 
 import pytest
 
-from teams.schedule import Method, Schedule, ScheduleError, group_sizes, make_schedule
+from teams.schedule import (
+    Method,
+    Schedule,
+    ScheduleError,
+    dates_out_of_order,
+    group_sizes,
+    make_schedule,
+)
 
 
 def _pair_meetings(schedule: Schedule) -> Counter[tuple[int, int]]:
@@ -114,3 +122,15 @@ def test_no_days_is_refused() -> None:
     with pytest.raises(ScheduleError) as info:
         make_schedule(16, 0)
     assert info.value.code == "invalid_day_count"
+
+
+def test_dates_out_of_order_name_the_earlier_day_dated_later() -> None:
+    d = datetime.date
+    assert dates_out_of_order([(1, d(2026, 3, 1)), (2, d(2026, 4, 1)), (3, None)]) == {}
+    assert dates_out_of_order(
+        [(3, d(2026, 2, 1)), (1, d(2026, 3, 1)), (2, None), (4, d(2026, 5, 1))]
+    ) == {3: 1}
+    assert dates_out_of_order([(1, d(2026, 5, 1)), (2, d(2026, 4, 1)), (3, d(2026, 3, 1))]) == {
+        2: 1,
+        3: 1,
+    }

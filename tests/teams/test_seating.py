@@ -9,7 +9,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from teams.seating import TeamSeating, TeamSeatingError, seat_teams, seat_uneven
+from teams.seating import (
+    TeamSeating,
+    TeamSeatingError,
+    points_by_identity,
+    seat_teams,
+    seat_uneven,
+)
 
 FOUR = [[10 * x + m for m in range(1, 5)] for x in range(1, 5)]  # team x: 10x+1 .. 10x+4
 FIVE = [[10 * x + m for m in range(1, 6)] for x in range(1, 6)]
@@ -100,6 +106,64 @@ def test_any_line_up_and_seed_keep_teams_apart_without_repeats(
         for table in tables:
             assert sorted(team_of[p] for p in table) == list(range(size))
     assert seating.repeats == 0
+
+
+# -- by identity: the same players named in another order -------------------------------------
+
+
+def _day(line_ups: list[list[list[int]]], *, by_identity: bool = True) -> Counter[tuple[int, int]]:
+    """Every meeting over a day whose series s seats ``line_ups[s]`` (one list per team), as
+    the team draw does: each team's players by identity, then the tables of series s."""
+    met: Counter[tuple[int, int]] = Counter()
+    size = len(line_ups[0])
+    for number in range(1, len(line_ups) + 1):
+        teams = [
+            list(points_by_identity([line_ups[s][x] for s in range(number)], size))
+            if by_identity
+            else line_ups[number - 1][x]
+            for x in range(size)
+        ]
+        for table in seat_teams(teams, number, seed=number).series[number - 1]:
+            met.update(itertools.combinations(sorted(table), 2))
+    return met
+
+
+def test_every_order_of_a_line_up_keeps_each_player_his_point() -> None:
+    first = [11, 12, 13, 14]
+    for size, team in ((4, first), (5, [*first, 15])):
+        for order in itertools.permutations(team):
+            assert points_by_identity([team, list(order)], size) == tuple(team)
+            assert points_by_identity([team, [], list(order)], size) == tuple(team)
+
+
+def test_rotated_line_ups_repeated_sixteen_meetings_when_seated_by_place() -> None:
+    """The defect's figure: four teams naming their four rotated by one place each series
+    met 16 times more than once when the draw seated them by their place in the line-up."""
+    day = [[[t[(i + s) % 4] for i in range(4)] for t in FOUR] for s in range(4)]
+    by_place = _day(day, by_identity=False)
+    assert sum(n - 1 for n in by_place.values()) == 16
+    assert set(_day(day).values()) == {1}
+
+
+@given(data=st.data(), size=st.sampled_from([4, 5]))
+def test_line_ups_in_any_order_meet_nobody_twice_over_the_day(
+    data: st.DataObject, size: int
+) -> None:
+    teams = FOUR if size == 4 else FIVE
+    day = [[data.draw(st.permutations(team)) for team in teams] for _s in range(size)]
+    met = _day(day)
+    assert set(met.values()) == {1}
+    assert len(met) == size * size * (size - 1) * size // 2
+
+
+def test_a_substitute_takes_the_free_point_and_a_returning_player_his_own() -> None:
+    a, b, c, d, e = 1, 2, 3, 4, 5
+    day = [[a, b, c, d], [d, e, a, c], [b, e, d, a]]
+    assert points_by_identity(day[:1], 4) == (a, b, c, d)
+    assert points_by_identity(day[:2], 4) == (a, e, c, d)  # e in b's place
+    assert points_by_identity(day, 4) == (a, b, e, d)  # b back, e in c's free place
+    assert points_by_identity([[a, b, c]], 4) == (a, b, c)
+    assert points_by_identity([[a, b, c, d, e]], 4) == (a, b, c, d, e)
 
 
 # -- line-ups that are not square (a player missing) ------------------------------------------

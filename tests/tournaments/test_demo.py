@@ -3,8 +3,10 @@
 import pytest
 from django.core.management import call_command
 
+from fees.models import Booking
+from fees.reading import cash_report, desk_rows, payout_list
 from hall.models import Announcement
-from scoring.models import Game, ScoreSheet
+from scoring.models import Game, RefereeCall, ScoreSheet
 from seasons.models import Season, SeasonEntry
 from teams.models import League
 from teams.standings import group_result
@@ -31,10 +33,31 @@ def test_demo_builds_and_rebuilds() -> None:
     assert league.teams.count() == 8
     played = [group_result(g).played for d in league.match_days.all() for g in d.groups.all()]
     assert played.count(True) == 4  # two match days of two groups
+    # The cashier's desk: most fees paid (one reduced, some by transfer), one waived, four
+    # open; a prize table and its payout list (a preview: the last series runs).
+    statuses = [row.status for row in desk_rows(tournament)]
+    assert (statuses.count("paid"), statuses.count("waived"), statuses.count("open")) == (8, 1, 4)
+    assert Booking.objects.filter(tournament=tournament, via="organizer kasse").count() == 9
+    report = cash_report(tournament)
+    assert report.received_cents == 7 * 1000 + 500 and report.difference_cents == 0
+    payouts = payout_list(tournament)
+    assert not payouts.final and payouts.lines and payouts.total_cents > 0
     call_command("demo", players=13, series=2, verbosity=0)  # recreates
     assert Tournament.objects.filter(slug="demo").count() == 1
     call_command("demo", if_missing=True, verbosity=0)  # keeps
     assert Tournament.objects.get(slug="demo").registrations.count() == 13
+    # The demo organizer's personal club owns it all; its cashier keeps none of it, its
+    # referee handles the referee calls: one ruled, one open (series 2 runs).
+    calls = RefereeCall.objects.filter(series__tournament__slug="demo")
+    assert sorted(calls.values_list("table__number", "status")) == [(1, "ruled"), (2, "called")]
+    assert calls.get(status="ruled").extension_minutes == 2
+    club = Tournament.objects.get(slug="demo").club
+    assert club is not None and season.club == club
+    assert sorted(club.memberships.values_list("user__username", "role")) == [
+        ("demo", "owner"),
+        ("kasse", "cashier"),
+        ("schiri", "referee"),
+    ]
 
 
 @pytest.mark.django_db

@@ -1,12 +1,15 @@
-"""CSV and XLSX import: preview first, per-row errors, nothing saved while any row is wrong."""
+"""CSV and XLSX import: preview first with per-row errors (their count on top); the valid
+rows are registered, the rows with errors listed and left out."""
 
 import io
 
 import pytest
+from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from openpyxl import Workbook
 
+from tests.factories import page_client
 from tournaments import importing
 from tournaments.models import Player, Tournament
 from tournaments.services.registrations import ImportRow, PlayerData, SkippedRow, import_players
@@ -79,11 +82,32 @@ def test_import_preview_then_confirm(alice_client: Client, tournament: Tournamen
     assert sorted(tournament.registrations.values_list("start_number", flat=True)) == [1, 2]
 
 
-def test_import_with_errors_saves_nothing(alice_client: Client, tournament: Tournament) -> None:
-    content = xlsx([["Vorname", "Nachname", "E-Mail"], ["Karla", "Kreuz", ""], ["", "Pik", "x"]])
-    response = upload(alice_client, "liste.xlsx", content)
-    html = response.content.decode()
-    assert 'name="confirm"' not in html
+def test_import_registers_the_valid_rows_and_lists_the_rest(
+    alice: User, tournament: Tournament
+) -> None:
+    alice_client = page_client(alice, language="en")
+    content = xlsx([
+        ["Vorname", "Nachname", "E-Mail"], ["Karla", "Kreuz", ""], ["", "Pik", "x"],
+        ["Karla", "Kreuz", ""], ["Peter", "Pik", ""],
+    ])  # fmt: skip
+    html = " ".join(upload(alice_client, "liste.xlsx", content).content.decode().split())
+    # The error count on top, before the rows; the valid ones can be registered.
+    assert html.index("2 rows have errors") < html.index('class="import-preview"')
+    assert "Register 2 players" in html
+    response = alice_client.post("/verwaltung/herbst/import/", {"confirm": "1"}, follow=True)
+    names = sorted(tournament.registrations.values_list("player__first_name", flat=True))
+    assert names == ["Karla", "Peter"]
+    text = " ".join(response.content.decode().split())
+    assert "2 players registered." in text
+    assert "2 rows with errors were not imported: line 3: The first name is missing." in text
+    assert "line 4: Same name and club as in line 2." in text
+
+
+def test_import_with_errors_only_registers_nobody(alice: User, tournament: Tournament) -> None:
+    alice_client = page_client(alice, language="en")
+    content = xlsx([["Vorname", "Nachname", "E-Mail"], ["", "Pik", "x"]])
+    html = upload(alice_client, "liste.xlsx", content).content.decode()
+    assert 'name="confirm"' not in html and "Fix the file and upload it again." in html
     alice_client.post("/verwaltung/herbst/import/", {"confirm": "1"})
     assert not tournament.registrations.exists()
     assert not Player.objects.exists()
@@ -105,7 +129,13 @@ def test_import_offers_merge_with_known_player(
 def register_by_form(client: Client, first_name: str, last_name: str, **extra: str) -> None:
     response = client.post(
         "/verwaltung/herbst/spieler/",
-        {"first_name": first_name, "last_name": last_name, "create_new": "1", **extra},
+        {
+            "first_name": first_name,
+            "last_name": last_name,
+            "name_form": "full",
+            "create_new": "1",
+            **extra,
+        },
     )
     assert response.status_code == 302
 
@@ -209,13 +239,13 @@ def test_a_file_of_registered_players_only_offers_nothing_to_register(
     assert "Every player of this file is already registered." in html
 
 
-def test_confirm_is_refused_after_a_preview_with_errors(
+def test_confirm_leaves_out_a_row_the_preview_refused(
     alice_client: Client, tournament: Tournament
 ) -> None:
     # The same person twice in the file: an error of the preview, not of single values.
     upload(alice_client, "liste.csv", b"Vorname;Nachname\nKarla;Kreuz\nKarla;Kreuz\n")
     alice_client.post("/verwaltung/herbst/import/", {"confirm": "1"})
-    assert not tournament.registrations.exists()
+    assert tournament.registrations.count() == 1
 
 
 def test_preview_errors_name_their_field(alice_client: Client, tournament: Tournament) -> None:

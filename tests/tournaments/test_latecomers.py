@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
+from common.services import Refusal, ServiceError
 from tests.factories import add_players, seat_table, set_status
 from tournaments.models import Registration, Seat, Series, Table, Tournament
-from tournaments.services import Refusal, ServiceError
-from tournaments.services.draw import draw_series
+from tournaments.services.draw import seat_series
 from tournaments.services.latecomers import (
     propose_latecomers,
     seat_latecomers,
@@ -69,7 +69,7 @@ def test_latecomer_joins_the_table_with_fewest_repeats(
 
 def test_only_tables_of_five_make_a_new_table_of_four(tournament: Tournament) -> None:
     add_players(tournament, 15)
-    draw_series(series(tournament), seed=4)
+    seat_series(series(tournament), seed=4)
     before = layout(series(tournament))
     tokens = set(Table.objects.values_list("captain_token", flat=True))
     add_players(tournament, 1)
@@ -90,7 +90,7 @@ def test_only_tables_of_five_make_a_new_table_of_four(tournament: Tournament) ->
 
 def test_impossible_split_is_refused_and_nothing_changes(tournament: Tournament) -> None:
     add_players(tournament, 10)
-    draw_series(series(tournament), seed=1)
+    seat_series(series(tournament), seed=1)
     before = layout(series(tournament))
     add_players(tournament, 1)
     with pytest.raises(ServiceError) as info:
@@ -107,7 +107,7 @@ def test_refused_before_the_draw_after_the_start_and_without_latecomers(
     with pytest.raises(ServiceError) as info:
         seat_latecomers(series(tournament))
     assert info.value.code == "not_drawn"
-    draw_series(series(tournament), seed=1)
+    seat_series(series(tournament), seed=1)
     with pytest.raises(ServiceError) as info:
         seat_latecomers(series(tournament))
     assert (info.value.code, info.value.refusal) == ("no_latecomers", Refusal.CONFLICT)
@@ -122,7 +122,7 @@ def test_refused_before_the_draw_after_the_start_and_without_latecomers(
 
 def test_only_checked_in_players_of_this_series_are_seated(tournament: Tournament) -> None:
     add_players(tournament, 8)
-    draw_series(series(tournament), seed=2)
+    seat_series(series(tournament), seed=2)
     late, withdrawn = add_players(tournament, 2)
     add_players(tournament, 1, checked_in=False)
     withdrawn.withdrawn_from_series = 1
@@ -134,7 +134,7 @@ def test_only_checked_in_players_of_this_series_are_seated(tournament: Tournamen
 
 def test_start_needs_confirmation_while_players_have_no_seat(tournament: Tournament) -> None:
     add_players(tournament, 8)
-    draw_series(series(tournament), seed=3)
+    seat_series(series(tournament), seed=3)
     add_players(tournament, 1)
     with pytest.raises(ServiceError) as info:
         start_series(series(tournament))
@@ -166,7 +166,7 @@ def test_page_previews_and_seats_latecomers(
 
 def test_page_start_asks_for_confirmation(alice_client: Client, tournament: Tournament) -> None:
     add_players(tournament, 10)
-    draw_series(series(tournament), seed=5)
+    seat_series(series(tournament), seed=5)
     add_players(tournament, 1)  # 11: cannot be seated, the page says why
     html = alice_client.get(PAGE.format(n=1)).content.decode()
     assert "11" in html and 'value="seat_latecomers"' not in html
@@ -186,7 +186,7 @@ def test_page_start_without_latecomers_needs_no_confirmation(
     alice_client: Client, tournament: Tournament
 ) -> None:
     add_players(tournament, 8)
-    draw_series(series(tournament), seed=5)
+    seat_series(series(tournament), seed=5)
     assert 'name="allow_unseated"' not in alice_client.get(PAGE.format(n=1)).content.decode()
     alice_client.post(PAGE.format(n=1), {"action": "start"})
     assert series(tournament).status == Series.Status.RUNNING
@@ -201,7 +201,7 @@ def test_page_seating_refusal_is_a_message(alice_client: Client, tournament: Tou
 
 def test_other_organizers_cannot_seat(bob_client: Client, tournament: Tournament) -> None:
     add_players(tournament, 8)
-    draw_series(series(tournament), seed=5)
+    seat_series(series(tournament), seed=5)
     add_players(tournament, 1)
     response = bob_client.post(PAGE.format(n=1), {"action": "seat_latecomers"})
     assert response.status_code == 403

@@ -3,10 +3,10 @@
 import pytest
 from django.test import Client
 
+from common.services import ServiceError
 from tests.factories import add_players
 from tournaments.models import Seat, Series, Tournament
-from tournaments.services import ServiceError
-from tournaments.services.draw import draw_series, swap_players
+from tournaments.services.draw import seat_series, swap_players
 from tournaments.services.lifecycle import mark_closed, start_series
 
 
@@ -17,7 +17,7 @@ def series(tournament: Tournament, number: int) -> Series:
 def test_draw_seats_every_present_player_once(tournament: Tournament) -> None:
     registrations = add_players(tournament, 22)
     add_players(tournament, 2, checked_in=False)
-    plan = draw_series(series(tournament, 1), seed=7)
+    plan = seat_series(series(tournament, 1), seed=7)
     seats = Seat.objects.filter(series__number=1)
     assert seats.count() == 22
     assert {s.registration_id for s in seats} == {r.pk for r in registrations}
@@ -36,16 +36,16 @@ def test_draw_is_deterministic_for_a_seed(tournament: Tournament) -> None:
             for t in series(tournament, 1).tables.order_by("number")
         ]
 
-    draw_series(series(tournament, 1), seed=99)
+    seat_series(series(tournament, 1), seed=99)
     first = tables()
-    draw_series(series(tournament, 1), seed=99)
+    seat_series(series(tournament, 1), seed=99)
     assert tables() == first
 
 
 def test_draw_refuses_impossible_table_split(tournament: Tournament) -> None:
     add_players(tournament, 11)
     with pytest.raises(ServiceError) as info:
-        draw_series(series(tournament, 1), seed=1)
+        seat_series(series(tournament, 1), seed=1)
     assert info.value.code == "no_table_split"
     assert "11" in info.value.message
     assert series(tournament, 1).status == "planned"
@@ -59,24 +59,24 @@ def test_steps_out_of_order_are_refused(tournament: Tournament) -> None:
     with pytest.raises(ServiceError):
         mark_closed(s1)  # not running
     with pytest.raises(ServiceError) as info:
-        draw_series(s2, seed=1)  # series 1 not drawn yet
+        seat_series(s2, seed=1)  # series 1 not drawn yet
     assert info.value.code == "previous_not_drawn"
-    draw_series(s1, seed=1)
-    draw_series(s2, seed=2)  # drawing ahead is allowed
+    seat_series(s1, seed=1)
+    seat_series(s2, seed=2)  # drawing ahead is allowed
     with pytest.raises(ServiceError) as info:
-        draw_series(s1, seed=3)  # a later series is drawn
+        seat_series(s1, seed=3)  # a later series is drawn
     assert info.value.code == "later_series_drawn"
     with pytest.raises(ServiceError) as info:
         start_series(s2)  # series 1 not closed
     assert info.value.code == "previous_not_closed"
     start_series(s1)
     with pytest.raises(ServiceError) as info:
-        draw_series(s1, seed=4)  # running series cannot be redrawn
+        seat_series(s1, seed=4)  # running series cannot be redrawn
     assert info.value.code == "series_started"
     mark_closed(s1)
     start_series(s2)
     mark_closed(s2)
-    draw_series(s3, seed=5, mode="standings")
+    seat_series(s3, seed=5, mode="standings")
     start_series(s3)
     mark_closed(s3)
     tournament.refresh_from_db()
@@ -86,14 +86,14 @@ def test_steps_out_of_order_are_refused(tournament: Tournament) -> None:
 def test_later_series_avoid_repeats(tournament: Tournament) -> None:
     add_players(tournament, 32)
     for number in (1, 2, 3):
-        draw_series(series(tournament, number), seed=11)
+        seat_series(series(tournament, number), seed=11)
     assert [series(tournament, n).repeats for n in (1, 2, 3)] == [0, 0, 0]
 
 
 def test_swap_players_reports_repeats(tournament: Tournament) -> None:
     registrations = add_players(tournament, 16)
-    draw_series(series(tournament, 1), seed=3)
-    draw_series(series(tournament, 2), seed=3)
+    seat_series(series(tournament, 1), seed=3)
+    seat_series(series(tournament, 2), seed=3)
     s2 = series(tournament, 2)
     a, b = registrations[0], registrations[1]
     table_of = {s.registration_id: s.table_id for s in Seat.objects.filter(series=s2)}
@@ -132,6 +132,6 @@ def test_series_page_shows_refusal(alice_client: Client, tournament: Tournament)
 def test_public_seating_page(client: Client, tournament: Tournament) -> None:
     add_players(tournament, 8)
     assert client.get("/turniere/herbst/serie/1/").status_code == 404
-    draw_series(series(tournament, 1), seed=42)
+    seat_series(series(tournament, 1), seed=42)
     html = client.get("/turniere/herbst/serie/1/").content.decode()
     assert "42" in html and "Nachname1" in html

@@ -3,9 +3,9 @@
 import pytest
 from django.test import Client
 
+from common.services import ServiceError
 from tests.factories import add_players
 from tournaments.models import Player, Tournament
-from tournaments.services import ServiceError
 from tournaments.services.registrations import PlayerData, register, withdraw
 
 
@@ -15,7 +15,13 @@ def test_register_by_form_assigns_next_start_number(
     add_players(tournament, 2)
     response = alice_client.post(
         "/verwaltung/herbst/spieler/",
-        {"first_name": "Karla", "last_name": "Kreuz", "club": "Dulle e.V.", "checked_in": "on"},
+        {
+            "name_form": "full",
+            "first_name": "Karla",
+            "last_name": "Kreuz",
+            "club": "Dulle e.V.",
+            "checked_in": "on",
+        },
     )
     assert response.status_code == 302
     registration = tournament.registrations.get(player__last_name="Kreuz")
@@ -30,14 +36,20 @@ def test_register_offers_existing_player_for_merging(
         first_name="Karla", last_name="Kreuz", club="Dulle e.V.", owner=alice
     )
     response = alice_client.post(
-        "/verwaltung/herbst/spieler/", {"first_name": "karla", "last_name": "KREUZ"}
+        "/verwaltung/herbst/spieler/",
+        {"name_form": "full", "first_name": "karla", "last_name": "KREUZ"},
     )
     assert response.status_code == 200
     assert f'name="merge_with" value="{known.pk}"' in response.content.decode()
     assert not tournament.registrations.exists()
     alice_client.post(
         "/verwaltung/herbst/spieler/",
-        {"first_name": "karla", "last_name": "KREUZ", "merge_with": str(known.pk)},
+        {
+            "name_form": "full",
+            "first_name": "karla",
+            "last_name": "KREUZ",
+            "merge_with": str(known.pk),
+        },
     )
     assert tournament.registrations.get().player == known
     assert Player.objects.count() == 1
@@ -47,7 +59,7 @@ def test_register_as_new_despite_same_name(alice_client: Client, tournament: Tou
     Player.objects.create(first_name="Karla", last_name="Kreuz")
     alice_client.post(
         "/verwaltung/herbst/spieler/",
-        {"first_name": "Karla", "last_name": "Kreuz", "create_new": "1"},
+        {"name_form": "full", "first_name": "Karla", "last_name": "Kreuz", "create_new": "1"},
     )
     assert Player.objects.count() == 2
 
@@ -55,7 +67,13 @@ def test_register_as_new_despite_same_name(alice_client: Client, tournament: Tou
 def test_register_field_errors_keep_input(alice_client: Client, tournament: Tournament) -> None:
     response = alice_client.post(
         "/verwaltung/herbst/spieler/",
-        {"first_name": "Karla", "last_name": "", "ddv_number": "12a", "email": "nope"},
+        {
+            "name_form": "full",
+            "first_name": "Karla",
+            "last_name": "",
+            "ddv_number": "12a",
+            "email": "nope",
+        },
     )
     html = response.content.decode()
     assert 'value="Karla"' in html
@@ -75,7 +93,9 @@ def test_self_registration_only_while_open(client: Client, tournament: Tournamen
     assert "geschlossen" in client.get(url).content.decode()
     tournament.registration_open = True
     tournament.save()
-    response = client.post(url, {"first_name": "Pia", "last_name": "Pik", "ddv_number": "42"})
+    response = client.post(
+        url, {"name_form": "full", "first_name": "Pia", "last_name": "Pik", "ddv_number": "42"}
+    )
     assert response.status_code == 200
     assert "Startnummer 1" in response.content.decode()
     assert client.get("/turniere/herbst/anmeldung/wrong-token/").status_code == 404
@@ -88,9 +108,13 @@ def test_self_registration_links_known_player_only_on_ddv_number(
     tournament.registration_open = True
     tournament.save()
     url = f"/turniere/herbst/anmeldung/{tournament.registration_token}/"
-    client.post(url, {"first_name": "Pia", "last_name": "Pik", "ddv_number": "42"})
+    client.post(
+        url, {"name_form": "full", "first_name": "Pia", "last_name": "Pik", "ddv_number": "42"}
+    )
     assert tournament.registrations.get().player == known
-    response = client.post(url, {"first_name": "Paul", "last_name": "Pik", "ddv_number": "42"})
+    response = client.post(
+        url, {"name_form": "full", "first_name": "Paul", "last_name": "Pik", "ddv_number": "42"}
+    )
     assert "DDV-Mitgliedsnummer 42" in response.content.decode()
 
 

@@ -11,6 +11,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 from rest_framework.test import APIClient
 
+from tests.factories import organize
 from tournaments.models import Player, Tournament
 
 API = "/api/v1"
@@ -66,7 +67,9 @@ def test_form_offers_no_merge_with_another_registrys_player(
     bob_client: Client, karla: Player, other_tournament: Tournament
 ) -> None:
     url = f"/verwaltung/{other_tournament.slug}/spieler/"
-    response = bob_client.post(url, {"first_name": "Karla", "last_name": "Kreuz"})
+    response = bob_client.post(
+        url, {"name_form": "full", "first_name": "Karla", "last_name": "Kreuz"}
+    )
     html = response.content.decode()
     assert response.status_code == 302, html  # no candidate: registered as new at once
     assert other_tournament.registrations.get().player != karla
@@ -78,7 +81,13 @@ def test_form_refuses_a_forged_merge(
 ) -> None:
     url = f"/verwaltung/{other_tournament.slug}/spieler/"
     response = bob_client.post(
-        url, {"first_name": "Karla", "last_name": "Kreuz", "merge_with": str(karla.pk)}
+        url,
+        {
+            "name_form": "full",
+            "first_name": "Karla",
+            "last_name": "Kreuz",
+            "merge_with": str(karla.pk),
+        },
     )
     assert response.status_code == 200
     assert not other_tournament.registrations.exists()
@@ -100,12 +109,17 @@ def test_own_merges_still_work(alice_client: Client, karla: Player, tournament: 
     second = Tournament.objects.create(
         name="Winter", slug="winter", starts_on=tournament.starts_on, series_count=1
     )
-    second.organizers.add(karla.owner)
+    organize(second, karla.owner)
     url = "/verwaltung/winter/spieler/"
-    response = alice_client.post(url, {"first_name": "karla", "last_name": "KREUZ"})
+    response = alice_client.post(
+        url, {"name_form": "full", "first_name": "karla", "last_name": "KREUZ"}
+    )
     assert f'value="{karla.pk}"' in response.content.decode()
     assert "4711" in response.content.decode()  # her own registry: details shown
-    alice_client.post(url, {"first_name": "Karla", "last_name": "Kreuz", "merge_with": karla.pk})
+    alice_client.post(
+        url,
+        {"name_form": "full", "first_name": "Karla", "last_name": "Kreuz", "merge_with": karla.pk},
+    )
     assert second.registrations.get().player == karla
 
 
@@ -115,7 +129,10 @@ def test_self_registration_links_only_inside_the_registry(
     other_tournament.registration_open = True
     other_tournament.save()
     url = f"/turniere/{other_tournament.slug}/anmeldung/{other_tournament.registration_token}/"
-    response = client.post(url, {"first_name": "Karla", "last_name": "Kreuz", "ddv_number": "4711"})
+    response = client.post(
+        url,
+        {"name_form": "full", "first_name": "Karla", "last_name": "Kreuz", "ddv_number": "4711"},
+    )
     assert response.status_code == 200
     registered = other_tournament.registrations.get().player
     assert registered != karla

@@ -9,10 +9,17 @@ from django.contrib.auth.models import User
 from django.db import connection
 from django.urls import reverse
 
-from tests.factories import add_players, api_client, make_tournament, make_user, page_client
-from tests.scoring.test_concurrency import race
+from common.services import Refusal, ServiceError
+from tests.concurrency import race
+from tests.factories import (
+    add_players,
+    api_client,
+    make_tournament,
+    make_user,
+    organize,
+    page_client,
+)
 from tournaments.models import Player, Registration, RegistryChange, Tournament
-from tournaments.services import Refusal, ServiceError
 from tournaments.services.registry import merge_players, possible_duplicates
 from tournaments.services.setup import save_tournament, unique_slug
 
@@ -95,7 +102,7 @@ def test_a_player_is_not_merged_with_himself(alice: User) -> None:
 def test_only_the_registry_owner_merges(alice: User, bob: User) -> None:
     first, second = twice(alice)
     carol = make_user("carol")
-    first.tournament.organizers.add(carol)  # co-organizer: reads the players, owns none
+    organize(first.tournament, carol)  # co-organizer: reads the players, owns none
     for user in (bob, carol):
         with pytest.raises(ServiceError) as refused:
             merge_players(user, first.player, second.player)

@@ -15,10 +15,10 @@ from tournaments.seating import (
     SeatingPlayer,
     count_repeats,
     draw_plan,
-    draw_series,
     draw_tournament,
     five_table_counts,
     is_valid_count,
+    plan_next_series,
     plan_repeats,
     table_sizes,
 )
@@ -298,7 +298,7 @@ def test_layered_plans_are_deterministic_and_followed_series_by_series(n, r, see
     assert full.repeats == 0
     history: list[list[list[int]]] = []
     for number in range(1, r + 1):
-        plan = draw_series(players, history, options)
+        plan = plan_next_series(players, history, options)
         assert plan.tables == full.series[number - 1].tables
         history.append(plan.tables)
     assert plan_repeats(history) == 0
@@ -368,7 +368,7 @@ def test_draw_series_follows_the_planned_tournament():
     full = draw_plan(players, 4, options)
     history: list[list[list[int]]] = []
     for number in range(1, 5):
-        plan = draw_series(players, history, options)
+        plan = plan_next_series(players, history, options)
         assert plan.series == number
         assert plan.tables == full.series[number - 1].tables
         history.append(plan.tables)
@@ -381,7 +381,7 @@ def test_draw_series_without_plan_avoids_repeats(seed, n):
     players = [SeatingPlayer(id=i) for i in range(1, n + 1)]
     history: list[list[list[int]]] = []
     for _ in range(6):
-        plan = draw_series(players, history, SeatingOptions(seed=seed))
+        plan = plan_next_series(players, history, SeatingOptions(seed=seed))
         assert_valid_series(plan.tables, range(1, n + 1))
         assert plan.repeats == count_repeats(plan.tables, history) == 0
         history.append(plan.tables)
@@ -392,7 +392,7 @@ def test_draw_series_with_changed_players_and_foreign_history():
     players = [SeatingPlayer(id=i) for i in range(1, 42)]
     history = [[list(range(1, 41))[i : i + 4] for i in range(0, 40, 4)] + [[41, 42, 43, 44]]]
     # Player 41 stays, 42..44 have left, 41 players present: one table of five.
-    plan = draw_series(players, history, SeatingOptions(seed=1, planned_series=5))
+    plan = plan_next_series(players, history, SeatingOptions(seed=1, planned_series=5))
     assert_valid_series(plan.tables, range(1, 42))
     assert plan.repeats == 0
     assert plan.series == 2
@@ -401,13 +401,13 @@ def test_draw_series_with_changed_players_and_foreign_history():
 def test_draw_series_refuses_impossible_counts():
     players = [SeatingPlayer(id=i) for i in range(7)]
     with pytest.raises(SeatingError) as info:
-        draw_series(players, [], SeatingOptions(seed=1))
+        plan_next_series(players, [], SeatingOptions(seed=1))
     assert info.value.code == "no_table_split"
 
 
 def test_duplicate_players_are_refused():
     with pytest.raises(SeatingError) as info:
-        draw_series([SeatingPlayer(id=1)] * 8, [], SeatingOptions(seed=1))
+        plan_next_series([SeatingPlayer(id=1)] * 8, [], SeatingOptions(seed=1))
     assert info.value.code == "duplicate_player"
 
 
@@ -417,7 +417,7 @@ def test_duplicate_players_are_refused():
 def test_standings_mode_seats_leaders_together():
     players = [SeatingPlayer(id=i) for i in range(1, 17)]
     standings = tuple(range(16, 0, -1))
-    plan = draw_series(
+    plan = plan_next_series(
         players, [[[1, 2, 3, 4]]], SeatingOptions(seed=1, mode="standings", standings=standings)
     )
     assert [sorted(t) for t in plan.tables] == [
@@ -432,7 +432,7 @@ def test_standings_mode_seats_leaders_together():
 def test_standings_mode_gives_five_player_tables_to_those_without_one():
     players = [SeatingPlayer(id=i) for i in range(1, 14)]  # 4 + 4 + 5
     history = [[[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12, 13]]]
-    plan = draw_series(
+    plan = plan_next_series(
         players, history, SeatingOptions(seed=1, mode="standings", standings=tuple(range(1, 14)))
     )
     five = next(t for t in plan.tables if len(t) == 5)

@@ -86,6 +86,61 @@ def test_a_success_resets_the_count(client: Client, alice: User) -> None:
         client.logout()
 
 
+HALL = {"REMOTE_ADDR": "203.0.113.7", "HTTP_USER_AGENT": "Mozilla/5.0 (iPhone) Safari/604.1"}
+
+
+def test_a_stranger_on_the_hall_wifi_cannot_lock_out_the_organizers_phone(
+    alice: User, bob: User
+) -> None:
+    """The director logged in on her phone before. A stranger behind the same NAT address,
+    with the same common phone browser, tries her account ten times and ten other accounts:
+    account and device are locked for everyone else, never for her phone; her login
+    there clears the account's lock for her other devices too."""
+    phone = Client(**HALL)
+    assert login(phone, "alice", "pw-alice-123").status_code == 302
+    assert phone.cookies["doko_device"]["httponly"]
+    phone.post("/logout/")  # Client.logout() would drop every cookie
+
+    stranger = Client(**HALL)
+    for attempt in range(10):
+        login(stranger, "alice", f"guess-{attempt}")
+        login(stranger, f"someone-{attempt}", "guess")
+    assert login(stranger, "alice", "pw-alice-123").status_code == 429
+    assert login(Client(**HALL), "bob", "pw-bob-123").status_code == 429  # same device
+    laptop = Client(REMOTE_ADDR="198.51.100.1")
+    assert login(laptop, "alice", "pw-alice-123").status_code == 429
+
+    assert login(phone, "alice", "pw-alice-123").status_code == 302
+    assert logged_in(phone)
+    assert login(laptop, "alice", "pw-alice-123").status_code == 302
+
+
+def test_a_known_device_of_another_account_or_a_forged_cookie_counts_for_nothing(
+    alice: User, bob: User
+) -> None:
+    bobs_phone = Client(**HALL)
+    assert login(bobs_phone, "bob", "pw-bob-123").status_code == 302
+    bobs_phone.post("/logout/")
+    for attempt in range(10):
+        login(Client(**HALL), "alice", f"guess-{attempt}")
+    assert login(bobs_phone, "alice", "pw-alice-123").status_code == 429
+    forged = Client(**HALL)
+    forged.cookies["doko_device"] = "eyJ1IjoxLCJkIjoieCJ9:forged:signature"
+    assert login(forged, "alice", "pw-alice-123").status_code == 429
+
+
+def test_a_stolen_known_device_cookie_gives_no_unlimited_guessing(alice: User) -> None:
+    phone = Client(**HALL)
+    assert login(phone, "alice", "pw-alice-123").status_code == 302
+    phone.post("/logout/")
+    for attempt in range(10):
+        assert login(phone, "alice", f"guess-{attempt}").status_code == 200, attempt
+    # The device's own limit is spent: now it counts as any device, and axes locks.
+    for attempt in range(10):
+        login(phone, "alice", f"more-{attempt}")
+    assert login(phone, "alice", "pw-alice-123").status_code == 429
+
+
 @pytest.fixture
 def limit(settings) -> int:
     settings.TOKEN_FAILURE_LIMIT = 5

@@ -9,10 +9,10 @@ import pytest
 from django.test import Client
 from django.utils.functional import Promise
 
+from common.services import ServiceError
 from rules.ruleset import PRESETS
 from tournaments.forms import RULESET_LABELS, TournamentForm
 from tournaments.models import Tournament
-from tournaments.services import ServiceError
 from tournaments.services.setup import save_tournament, slug_from_name, unique_slug
 
 EN = {"accept-language": "en"}

@@ -7,26 +7,18 @@
 
 from __future__ import annotations
 
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 from django.http import Http404
 from django.utils.translation import gettext as _
-from rest_framework import exceptions
 from rest_framework.request import Request
 
-from common.api.errors import ApiError
+from common.api.ownership import require_keeper
 from tournaments.models import Series, Tournament
-from tournaments.permissions import can_view, is_organizer
+from tournaments.permissions import TOURNAMENTS, can_view
 
 
 def visible_tournaments(request: Request) -> QuerySet[Tournament]:
-    user = request.user
-    queryset = Tournament.objects.all()
-    if getattr(user, "is_superuser", False):
-        return queryset
-    if user.is_authenticated:
-        organized = Tournament.objects.filter(organizers=user).values("pk")
-        return queryset.filter(Q(is_public=True) | Q(pk__in=organized))
-    return queryset.filter(is_public=True)
+    return TOURNAMENTS.visible(request.user)
 
 
 def viewable_tournament(request: Request, slug: str, *, also: bool = False) -> Tournament:
@@ -39,12 +31,13 @@ def viewable_tournament(request: Request, slug: str, *, also: bool = False) -> T
 
 
 def require_organizer(request: Request, tournament: Tournament) -> None:
-    if not request.user.is_authenticated:
-        raise exceptions.NotAuthenticated()
-    if not is_organizer(request.user, tournament):
-        raise ApiError(
-            403, "not_organizer", _("Only the organizers of this tournament may do this.")
-        )
+    require_keeper(
+        request,
+        TOURNAMENTS,
+        tournament,
+        "not_organizer",
+        _("Only the organizers of this tournament may do this."),
+    )
 
 
 def organized_tournament(request: Request, slug: str) -> Tournament:

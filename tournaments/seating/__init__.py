@@ -3,6 +3,13 @@
 See docs/seating.md for the algorithm, its guarantees and how to re-run a published plan.
 """
 
+from .apart import (
+    ALREADY_SEATED_TOGETHER,
+    LATECOMER_NO_OTHER_TABLE,
+    NO_SEATING_FOUND,
+    NOT_ENOUGH_TABLES,
+    TEAM_LINE_UP,
+)
 from .data import (
     ALGORITHM_VERSION,
     DrawMode,
@@ -12,8 +19,9 @@ from .data import (
     SeatingOptions,
     SeatingPlayer,
     TournamentPlan,
+    Unhonoured,
 )
-from .draw import draw_plan, draw_series, draw_tournament
+from .draw import draw_plan, draw_tournament, plan_next_series
 from .latecomers import LatecomerPlan, Move, seat_latecomers
 from .pairs import (
     count_repeats,
@@ -27,6 +35,11 @@ from .sizes import is_valid_count, nearest_valid_counts, table_sizes
 
 __all__ = [
     "ALGORITHM_VERSION",
+    "ALREADY_SEATED_TOGETHER",
+    "LATECOMER_NO_OTHER_TABLE",
+    "NOT_ENOUGH_TABLES",
+    "NO_SEATING_FOUND",
+    "TEAM_LINE_UP",
     "DrawMode",
     "History",
     "LatecomerPlan",
@@ -36,14 +49,15 @@ __all__ = [
     "SeatingOptions",
     "SeatingPlayer",
     "TournamentPlan",
+    "Unhonoured",
     "count_repeats",
     "draw_plan",
-    "draw_series",
     "draw_tournament",
     "five_table_counts",
     "is_valid_count",
     "nearest_valid_counts",
     "pair_counts",
+    "plan_next_series",
     "plan_repeats",
     "repeat_lower_bound",
     "seat_counts",

@@ -36,6 +36,16 @@ class SeatingPlayer:
 
 
 @dataclass(frozen=True)
+class Unhonoured:
+    """A keep-apart pair (smaller id first) that the draw seated at one table in ``series``;
+    ``reason`` is a stable code (see ``seating.apart``)."""
+
+    series: int
+    pair: tuple[int, int]
+    reason: str
+
+
+@dataclass(frozen=True)
 class SeatingOptions:
     """How to draw.
 
@@ -44,6 +54,9 @@ class SeatingOptions:
     leader first). ``planned_series`` is the number of series of the tournament: when it is
     given and the history is exactly what this algorithm drew with the same seed, the next
     series is taken from the full-tournament plan, which keeps the zero-repeat guarantee.
+    ``keep_apart`` are pairs of player ids who must never share a table (a hard constraint:
+    pairs with an absent player are ignored; pairs the draw cannot honour are reported in
+    ``Plan.unhonoured``).
     """
 
     seed: int
@@ -51,6 +64,7 @@ class SeatingOptions:
     mode: DrawMode = "random"
     standings: tuple[int, ...] = ()
     planned_series: int | None = None
+    keep_apart: tuple[tuple[int, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -59,7 +73,7 @@ class Plan:
 
     ``tables`` lists player ids in seat order (seat 1 deals first, the last seat keeps the
     list). ``repeats`` counts the pairs at one table in this series who already sat together
-    earlier in the tournament.
+    earlier in the tournament. ``unhonoured`` are the keep-apart pairs seated together anyway.
     """
 
     series: int
@@ -67,6 +81,7 @@ class Plan:
     repeats: int
     seed: int
     version: str = ALGORITHM_VERSION
+    unhonoured: tuple[Unhonoured, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -85,10 +100,22 @@ class TournamentPlan:
     def repeats(self) -> int:
         return sum(plan.repeats for plan in self.series)
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
+    @property
+    def unhonoured(self) -> list[Unhonoured]:
+        return [entry for plan in self.series for entry in plan.unhonoured]
+
+    def to_dict(self, *, with_pairs: bool = False) -> dict[str, Any]:
+        """The CLI's JSON; ``with_pairs`` adds the keep-apart report (the old output is
+        unchanged without it)."""
+        result: dict[str, Any] = {
             "seed": self.seed,
             "version": self.version,
             "series": [plan.tables for plan in self.series],
             "repeats": self.repeats,
         }
+        if with_pairs:
+            result["unhonoured"] = [
+                {"series": e.series, "pair": list(e.pair), "reason": e.reason}
+                for e in self.unhonoured
+            ]
+        return result

@@ -12,6 +12,7 @@ import random
 from collections.abc import Sequence
 from functools import lru_cache
 
+from .apart import normalize_pairs, reasons, relabel, separate, together
 from .construct import affine_plane_16, layered_design, prime_power, spread_design_32
 from .data import (
     ALGORITHM_VERSION,
@@ -22,7 +23,7 @@ from .data import (
     SeatingPlayer,
     TournamentPlan,
 )
-from .pairs import count_repeats, repeat_lower_bound
+from .pairs import Pair, count_repeats, repeat_lower_bound
 from .search import CostRows, Tables, greedy_series, repair_plan, series_cost, tabu_series
 from .seats import SeatStats, order_seats, record_seats
 from .sizes import table_sizes
@@ -60,13 +61,15 @@ def draw_plan(
             "invalid_series_count", "A plan needs at least one series.", series=n_series
         )
     table_sizes(len(ids))  # refuses impossible counts before any work
+    index = {player: i for i, player in enumerate(ids)}
+    apart = tuple((index[a], index[b]) for a, b in normalize_pairs(options.keep_apart, present=ids))
     plan = _draw_plan_cached(
-        tuple(ids), tuple(clubs), n_series, options.seed, options.keep_clubs_apart
+        tuple(ids), tuple(clubs), n_series, options.seed, options.keep_clubs_apart, apart
     )
     return copy.deepcopy(plan)  # the cached plan must not be changed by callers
 
 
-def draw_series(
+def plan_next_series(
     players: Sequence[SeatingPlayer], history: History, options: SeatingOptions
 ) -> Plan:
     """Draw the next series (number ``len(history) + 1``) for the present ``players``.
@@ -80,8 +83,9 @@ def draw_series(
     ids, _ = _index_players(players)
     sizes = table_sizes(len(ids))
     number = len(history) + 1
+    apart_ids = normalize_pairs(options.keep_apart, present=ids)
     if options.mode == "standings":
-        return _draw_by_standings(ids, sizes, history, options)
+        return _draw_by_standings(ids, sizes, history, options, apart_ids)
     if options.mode != "random":
         raise SeatingError("unknown_mode", f"Unknown draw mode {options.mode!r}.")
     planned = options.planned_series
@@ -104,6 +108,11 @@ def draw_series(
                     if p in index:
                         fives[index[p]] += 1
     tables = _solve_series(sizes, met, fives, rng, SERIES_STEPS)
+    apart = [(index[a], index[b]) for a, b in apart_ids]
+    if apart and together(tables, apart):
+        tables = _separate_series(
+            tables, apart, met, fives, random.Random(f"{options.seed}/{number}/apart")
+        )
     stats: SeatStats = {}
     for series in history:
         record_seats(stats, series)
@@ -115,11 +124,12 @@ def draw_series(
         repeats=count_repeats(seated, history),
         seed=options.seed,
         version=ALGORITHM_VERSION,
+        unhonoured=tuple(reasons(seated, apart_ids, number)),
     )
 
 
 def clear_cache() -> None:
-    """Forget cached full plans (draw_series re-derives them; benchmarks time fresh ones)."""
+    """Forget cached full plans (plan_next_series re-derives them; benchmarks time fresh ones)."""
     _draw_plan_cached.cache_clear()
 
 
@@ -196,6 +206,50 @@ def _solve_series(
     return tables
 
 
+def _separate_series(
+    tables: Tables,
+    apart: Sequence[Pair],
+    met: CostRows,
+    fives: Sequence[int],
+    rng: random.Random,
+) -> Tables:
+    """Keep the pairs of ``apart`` at different tables at the least cost in repeats
+    (``met``: meetings in the other series). Between a table of four and one of five only
+    players with as many five-player tables so far swap, which keeps the rotation."""
+    size = {p: len(table) for table in tables for p in table}
+
+    def may_swap(x: int, y: int) -> bool:
+        return size[x] == size[y] or fives[x] == fives[y]
+
+    def bias(x: int, y: int) -> int:
+        return 0 if size[x] == size[y] else 1
+
+    return separate(
+        tables, apart, rng, met=lambda p, q: met[p].get(q, 0), may_swap=may_swap, bias=bias
+    )
+
+
+def _keep_pairs_apart(
+    plan: list[Tables], n: int, apart: Sequence[Pair], rng: random.Random
+) -> list[Tables]:
+    """Keep the pairs apart: first by exchanging whole schedules (free: repeats and the
+    five-table rotation stay), then series by series, each against all the other series."""
+    label = relabel(plan, apart)
+    plan = [[[label[p] for p in table] for table in tables] for tables in plan]
+    for s, tables in enumerate(plan):
+        if not together(tables, apart):
+            continue
+        met = _meetings(n, plan[:s] + plan[s + 1 :])
+        fives = [0] * n
+        for earlier in plan[:s]:
+            for table in earlier:
+                if len(table) == 5:
+                    for p in table:
+                        fives[p] += 1
+        plan[s] = _separate_series(tables, apart, met, fives, rng)
+    return plan
+
+
 def _prepare_round_end(
     tables: Tables, met: CostRows, fives: Sequence[int], need: int, rng: random.Random
 ) -> Tables:
@@ -263,6 +317,7 @@ def _draw_plan_cached(
     n_series: int,
     seed: int,
     keep_clubs_apart: bool,
+    apart: tuple[Pair, ...] = (),
 ) -> TournamentPlan:
     n = len(ids)
     sizes = table_sizes(n)
@@ -307,6 +362,10 @@ def _draw_plan_cached(
                 plan, repeats = other, other_repeats
     if keep_clubs_apart:
         plan = _keep_clubs_apart(plan, clubs, rng)
+    if apart:
+        # Hard, after the (soft) clubs; its own generator, so plans without pairs stay the same.
+        plan = _keep_pairs_apart(plan, n, apart, random.Random(f"{seed}/apart"))
+    apart_ids = [(ids[a], ids[b]) for a, b in apart]
     series_plans: list[Plan] = []
     stats: SeatStats = {}
     earlier: list[list[list[int]]] = []
@@ -322,6 +381,7 @@ def _draw_plan_cached(
                 repeats=count_repeats(seated, earlier),
                 seed=seed,
                 version=ALGORITHM_VERSION,
+                unhonoured=tuple(reasons(seated, apart_ids, number)),
             )
         )
         earlier.append(seated)
@@ -435,7 +495,11 @@ def _keep_clubs_apart(
 
 
 def _draw_by_standings(
-    ids: list[int], sizes: Sequence[int], history: History, options: SeatingOptions
+    ids: list[int],
+    sizes: Sequence[int],
+    history: History,
+    options: SeatingOptions,
+    apart: Sequence[Pair] = (),
 ) -> Plan:
     """Swiss style: tables cut from the standings, leaders together.
 
@@ -488,6 +552,21 @@ def _draw_by_standings(
         start += size
     number = len(history) + 1
     rng = random.Random(f"{options.seed}/{number}/standings")
+    if apart and together(tables, apart):
+        # The player nearest in the standings at another table takes the place, at a table
+        # of the same size if possible (repeats are reported, not avoided, in this mode).
+        rank = {p: i for i, p in enumerate(order)}
+        size_of = {p: len(table) for table in tables for p in table}
+        tables = separate(
+            tables,
+            apart,
+            random.Random(f"{options.seed}/{number}/standings/apart"),
+            met=lambda p, q: 0,
+            may_swap=lambda x, y: True,
+            bias=lambda x, y: (
+                abs(rank[x] - rank[y]) + (0 if size_of[x] == size_of[y] else len(ids))
+            ),
+        )
     stats: SeatStats = {}
     for series in history:
         record_seats(stats, series)
@@ -498,4 +577,5 @@ def _draw_by_standings(
         repeats=count_repeats(seated, history),
         seed=options.seed,
         version=ALGORITHM_VERSION,
+        unhonoured=tuple(reasons(seated, apart, number)),
     )

@@ -15,7 +15,8 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .data import History, SeatingError
+from .apart import ALREADY_SEATED_TOGETHER, LATECOMER_NO_OTHER_TABLE, normalize_pairs, together
+from .data import History, SeatingError, Unhonoured
 from .pairs import Pair, five_table_counts, pair_counts, table_pairs
 from .seats import SeatStats, order_seats, record_seats
 from .sizes import is_valid_count, table_sizes
@@ -25,6 +26,8 @@ from .sizes import is_valid_count, table_sizes
 CHOICE_LIMIT = 64
 #: Improvement rounds of the search for moved players and new tables.
 IMPROVE_ROUNDS = 50
+#: The price of a keep-apart pair at one table, above any number of repeats.
+APART_PRICE = 1000
 
 Score = tuple[int, int]  # (repeats, five-player tables of those who get one)
 
@@ -55,6 +58,7 @@ class LatecomerPlan:
     new_tables: int = 0
     repeats: int = 0
     repeat_pairs: list[Pair] = field(default_factory=list)
+    unhonoured: list[Unhonoured] = field(default_factory=list)
 
 
 def seat_latecomers(
@@ -62,8 +66,15 @@ def seat_latecomers(
     history: History,
     latecomers: Sequence[int],
     seed: int = 0,
+    keep_apart: Sequence[Sequence[int]] = (),
+    series: int = 0,
 ) -> LatecomerPlan:
     """Seat ``latecomers`` into the drawn ``tables`` (player ids in seat order).
+
+    ``keep_apart`` pairs are not seated together where the choice of tables allows it
+    (before any repeat); a pair left at one table is reported in ``unhonoured`` (for
+    ``series``): a latecomer whose only place is at his partner's table, or a pair already
+    seated together in the drawn tables (nobody seated moves for it).
 
     Raises ``SeatingError`` with code ``invalid_table`` (a drawn table without 4 or 5
     players), ``duplicate_player``, ``already_seated`` or ``no_table_split`` (the new total
@@ -72,14 +83,20 @@ def seat_latecomers(
     drawn = [list(table) for table in tables]
     _check(drawn, latecomers)
     late = sorted(latecomers)
+    everyone = [p for table in drawn for p in table] + late
+    apart = frozenset(normalize_pairs(keep_apart, present=everyone))
     if not late:
-        return LatecomerPlan(tables=drawn, repeats=_count(drawn, pair_counts(history)))
+        return LatecomerPlan(
+            tables=drawn,
+            repeats=_count(drawn, pair_counts(history)),
+            unhonoured=_unhonoured(drawn, apart, set(), series),
+        )
     total = sum(len(table) for table in drawn) + len(late)
     table_sizes(total)  # refuses a total that has no split
     fours = [i for i, table in enumerate(drawn) if len(table) == 4]
     fives = [i for i, table in enumerate(drawn) if len(table) == 5]
     filled, moved = _shape(len(late), len(fours), len(fives))
-    ctx = _Context(met=pair_counts(history), five_counts=five_table_counts(history))
+    ctx = _Context(met=pair_counts(history), five_counts=five_table_counts(history), apart=apart)
 
     best: tuple[Score, dict[int, int], _NewPart] | None = None
     for joining in _choices(late, filled):
@@ -91,7 +108,24 @@ def seat_latecomers(
             best = (score, fill, part)
     assert best is not None  # _choices yields at least one choice
     _, fill, part = best
-    return _result(drawn, history, fill, part, ctx, seed)
+    plan = _result(drawn, history, fill, part, ctx, seed)
+    plan.unhonoured.extend(_unhonoured(plan.tables, apart, set(late), series))
+    return plan
+
+
+def _unhonoured(
+    tables: Sequence[Sequence[int]], apart: frozenset[Pair], late: set[int], series: int
+) -> list[Unhonoured]:
+    return [
+        Unhonoured(
+            series=series,
+            pair=pair,
+            reason=LATECOMER_NO_OTHER_TABLE
+            if pair[0] in late or pair[1] in late
+            else ALREADY_SEATED_TOGETHER,
+        )
+        for pair in together(tables, apart)
+    ]
 
 
 def _check(tables: list[list[int]], latecomers: Sequence[int]) -> None:
@@ -146,9 +180,14 @@ def _choices(late: list[int], filled: int) -> list[tuple[int, ...]]:
 class _Context:
     met: Counter[Pair]
     five_counts: Counter[int]
+    apart: frozenset[Pair] = frozenset()
 
     def score(self, table: Sequence[int]) -> Score:
-        repeats = sum(1 for pair in table_pairs(table) if self.met[pair])
+        repeats = sum(
+            APART_PRICE if pair in self.apart else 1
+            for pair in table_pairs(table)
+            if self.met[pair] or pair in self.apart
+        )
         burden = sum(self.five_counts[p] for p in table) if len(table) == 5 else 0
         return repeats, burden
 

@@ -1,8 +1,3 @@
 """Use cases of the tournaments app: each loads rows, calls a pure core where there is one,
-and saves inside one transaction. Views, API, tasks and commands call these functions."""
-
-from __future__ import annotations
-
-from common.services import Refusal, ServiceError
-
-__all__ = ["Refusal", "ServiceError"]
+and saves inside one transaction. Views, API, tasks and commands call these functions; their
+refusals are ``common.services.ServiceError``."""

@@ -5,14 +5,16 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
+from common.services import Refusal, ServiceError
 from tournaments import seating
-from tournaments.models import Registration, Seat, Series, Table
-from tournaments.services import Refusal, ServiceError
+from tournaments.models import KeepApart, Registration, Seat, Series, Table, Tournament
 
 
 def _previous(series: Series) -> Series | None:
@@ -34,6 +36,15 @@ def history_before(series: Series) -> list[list[list[int]]]:
     for series_number, table_number, start_number in seats:
         tables[series_number][table_number].append(start_number)
     return [list(tables[n].values()) for n in sorted(tables)]
+
+
+def keep_apart_pairs(tournament: Tournament) -> list[tuple[int, int]]:
+    """The tournament's keep-apart pairs as start numbers (what the seating core takes)."""
+    return list(
+        KeepApart.objects.filter(tournament=tournament).values_list(
+            "first__start_number", "second__start_number"
+        )
+    )
 
 
 def present_players(series: Series) -> list[Registration]:
@@ -72,16 +83,47 @@ def check_can_draw(series: Series, mode: str) -> None:
         )
 
 
-#: The mode of a draw that seats a chosen line-up (a team group's): whoever it leaves out
-#: sits the series out by choice, so he is not an unseated player to be warned about.
-LINE_UP_MODE = "teams"
-
-#: Draws that take the place of this one for some series, registered by the app that owns
-#: those series when it starts (a team competition's group: ``teams``). Each is called with
-#: the locked series (its draw checked) and the seed asked for, and returns None for a series
-#: not its own; the first plan returned is the draw's.
+#: A draw that takes the place of this one for the series it owns: called with the locked
+#: series (its draw checked) and the seed asked for; None for a series not its own.
 SpecialDraw = Callable[[Series, int | None], seating.Plan | None]
-SPECIAL_DRAWS: list[SpecialDraw] = []
+
+
+@dataclass(frozen=True)
+class DrawPlugin:
+    """A draw an upper app brings for its own series (a team group's: ``teams``). ``mode``
+    is what its plans write into ``Series.draw_mode``; ``line_up``: it seats a chosen
+    line-up, so whoever it leaves out sits the series out by choice and is no unseated
+    player to be warned about."""
+
+    mode: str
+    draw: SpecialDraw
+    line_up: bool = False
+
+
+class DrawRegistry:
+    """The draws that upper apps register in their ``AppConfig.ready``; this layer never
+    names them."""
+
+    def __init__(self) -> None:
+        self._plugins: dict[str, DrawPlugin] = {}
+
+    def register(self, plugin: DrawPlugin) -> None:
+        self._plugins[plugin.mode] = plugin  # once per mode, whatever ``ready`` does
+
+    def plan(self, series: Series, seed: int | None) -> seating.Plan | None:
+        """The plan of the first plug-in that owns the series, None when none does."""
+        for plugin in self._plugins.values():
+            planned = plugin.draw(series, seed)
+            if planned is not None:
+                return planned
+        return None
+
+    def seats_line_up(self, mode: str) -> bool:
+        plugin = self._plugins.get(mode)
+        return plugin is not None and plugin.line_up
+
+
+DRAWS = DrawRegistry()
 
 
 def write_plan(
@@ -93,10 +135,12 @@ def write_plan(
     repeats: int,
     version: str,
     registrations: Mapping[int, Registration] | None = None,
+    unhonoured: Sequence[seating.Unhonoured] = (),
 ) -> None:
     """Replace the tables and seats of ``series`` by ``tables`` (start numbers in seat
     order) and mark it drawn: the one place a draw is written, whichever made the plan.
-    ``registrations`` by start number saves loading them again."""
+    ``registrations`` by start number saves loading them again; ``unhonoured``: the
+    keep-apart pairs the draw seated together anyway, with the core's reason codes."""
     if registrations is None:
         numbers = [number for table in tables for number in table]
         registrations = {
@@ -117,12 +161,15 @@ def write_plan(
     series.draw_version = version
     series.draw_mode = mode
     series.repeats = repeats
+    series.keep_apart_report = [
+        {"pair": list(entry.pair), "reason": entry.reason} for entry in unhonoured
+    ]
     series.drawn_at = timezone.now()
     series.save()
 
 
 @transaction.atomic
-def draw_series(
+def seat_series(
     series: Series,
     *,
     seed: int | None = None,
@@ -133,10 +180,9 @@ def draw_series(
     """Draw (or redraw, before it starts) the tables of ``series``."""
     series = Series.objects.select_for_update().select_related("tournament").get(pk=series.pk)
     check_can_draw(series, mode)
-    for special in SPECIAL_DRAWS:
-        special_plan = special(series, seed)
-        if special_plan is not None:
-            return special_plan
+    special_plan = DRAWS.plan(series, seed)
+    if special_plan is not None:
+        return special_plan
     registrations = present_players(series)
     by_number = {r.start_number: r for r in registrations}
     players = [
@@ -148,9 +194,10 @@ def draw_series(
         mode="standings" if mode == "standings" else "random",
         standings=standings,
         planned_series=series.tournament.series_count,
+        keep_apart=tuple(keep_apart_pairs(series.tournament)),
     )
     try:
-        plan = seating.draw_series(players, history_before(series), options)
+        plan = seating.plan_next_series(players, history_before(series), options)
     except seating.SeatingError as exc:
         raise ServiceError(
             exc.code, _describe(exc, len(players)), refusal=Refusal.CONFLICT
@@ -164,6 +211,7 @@ def draw_series(
         repeats=plan.repeats,
         version=plan.version,
         registrations=by_number,
+        unhonoured=plan.unhonoured,
     )
     return plan
 
@@ -172,16 +220,34 @@ def _describe(exc: seating.SeatingError, count: int) -> str:
     """The draw's refusal in the user's language, with what the organizer can do."""
     if exc.code == "no_table_split":
         below, above = exc.params.get("below"), exc.params["above"]
-        text = _(
-            "%(count)d present players cannot be split into tables of four and five. "
-            "Check in %(add)d more player(s)"
-        ) % {"count": count, "add": above - count}
-        if below:
-            text += _(" or withdraw %(remove)d player(s) from this series") % {
-                "remove": count - below
-            }
-        return text + "."
+        text = ngettext(
+            "%(count)d present player cannot be split into tables of four and five.",
+            "%(count)d present players cannot be split into tables of four and five.",
+            count,
+        ) % {"count": count}
+        return f"{text} {what_to_do(above - count, count - below if below else None)}"
     return exc.message
+
+
+def repeated_encounters(n: int) -> str:
+    """ "3 repeated encounters", "1 repeated encounter": the draw's figure in words."""
+    return ngettext("%(n)d repeated encounter", "%(n)d repeated encounters", n) % {"n": n}
+
+
+def what_to_do(add: int, remove: int | None) -> str:
+    """How a field that cannot be split into tables becomes one that can."""
+    check_in = ngettext("Check in %(n)d more player.", "Check in %(n)d more players.", add) % {
+        "n": add
+    }
+    if remove is None:
+        return check_in
+    return _("%(check_in)s Or withdraw %(withdraw)s") % {
+        "check_in": check_in,
+        "withdraw": ngettext(
+            "%(n)d player from this series.", "%(n)d players from this series.", remove
+        )
+        % {"n": remove},
+    }
 
 
 def repeats_of(series: Series) -> int:

@@ -3,15 +3,22 @@ redrawing everyone (pure core: ``tournaments.seating.latecomers``)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
+from common.services import Refusal, ServiceError
 from tournaments import seating
 from tournaments.models import Registration, Seat, Series, Table
-from tournaments.services import Refusal, ServiceError
-from tournaments.services.draw import LINE_UP_MODE, history_before, present_players
+from tournaments.services.draw import (
+    DRAWS,
+    history_before,
+    keep_apart_pairs,
+    present_players,
+    what_to_do,
+)
 
 
 @dataclass(frozen=True)
@@ -30,12 +37,14 @@ class LatecomerOutcome:
     new_tables: list[int]  # numbers of the tables this creates
     repeat_pairs: list[tuple[Registration, Registration]]  # what it costs
     repeats: int  # repeated encounters of the whole series afterwards
+    # keep-apart pairs this seats together: a latecomer whose only place is his partner's table
+    not_kept_apart: list[tuple[Registration, Registration]] = field(default_factory=list)
 
 
 def unseated_players(series: Series) -> list[Registration]:
     """Checked-in players who play this series but have no seat in it (none after a draw of
     line-ups: those left out sit out by choice)."""
-    if series.draw_mode == LINE_UP_MODE:
+    if DRAWS.seats_line_up(series.draw_mode):
         return []
     seated = set(Seat.objects.filter(series=series).values_list("registration_id", flat=True))
     return [r for r in present_players(series) if r.pk not in seated]
@@ -95,7 +104,12 @@ def seat_latecomers(series: Series) -> LatecomerOutcome:
         for position, number in enumerate(plan.tables[i], start=1)
     )
     series.repeats = plan.repeats
-    series.save(update_fields=["repeats"])
+    # The draw's reason stays for a pair it had already seated together.
+    drawn = {tuple(e["pair"]): e["reason"] for e in series.keep_apart_report or []}
+    series.keep_apart_report = [
+        {"pair": list(e.pair), "reason": drawn.get(e.pair, e.reason)} for e in plan.unhonoured
+    ]
+    series.save(update_fields=["repeats", "keep_apart_report"])
     return proposal.outcome
 
 
@@ -120,7 +134,12 @@ def _propose(series: Series) -> _Proposal:
     seed = series.seed if series.seed is not None else series.tournament.draw_seed
     try:
         plan = seating.seat_latecomers(
-            drawn, history_before(series), [r.start_number for r in unseated], seed
+            drawn,
+            history_before(series),
+            [r.start_number for r in unseated],
+            seed,
+            keep_apart=keep_apart_pairs(series.tournament),
+            series=series.number,
         )
     except seating.SeatingError as exc:
         raise ServiceError(
@@ -149,6 +168,11 @@ def _propose(series: Series) -> _Proposal:
         new_tables=[last + k for k in range(1, plan.new_tables + 1)],
         repeat_pairs=[(by_number[a], by_number[b]) for a, b in plan.repeat_pairs],
         repeats=plan.repeats,
+        not_kept_apart=[
+            (by_number[e.pair[0]], by_number[e.pair[1]])
+            for e in plan.unhonoured
+            if e.reason == seating.LATECOMER_NO_OTHER_TABLE
+        ],
     )
     return _Proposal(outcome, plan, rows, by_number)
 
@@ -157,15 +181,14 @@ def _describe(exc: seating.SeatingError, unseated: int) -> str:
     if exc.code == "no_table_split":
         total = exc.params.get("players", 0)
         below, above = exc.params.get("below"), exc.params.get("above")
-        text = _(
-            "With the %(late)d player(s) without a seat, %(count)d players cannot be split "
-            "into tables of four and five. Check in %(add)d more player(s)"
-        ) % {"late": unseated, "count": total, "add": above - total}
-        if below:
-            text += _(" or withdraw %(remove)d player(s) from this series") % {
-                "remove": total - below
-            }
-        return text + "."
+        text = ngettext(
+            "With the %(late)d player without a seat, %(count)d players cannot be split "
+            "into tables of four and five.",
+            "With the %(late)d players without a seat, %(count)d players cannot be split "
+            "into tables of four and five.",
+            unseated,
+        ) % {"late": unseated, "count": total}
+        return f"{text} {what_to_do(above - total, total - below if below else None)}"
     if exc.code == "invalid_table":
         return _("A table of this series has neither four nor five players; draw it again.")
     return exc.message

@@ -6,8 +6,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from common.services import Refusal, ServiceError
 from tournaments.models import Series, Tournament
-from tournaments.services import Refusal, ServiceError
 from tournaments.services.latecomers import unseated_players
 
 

@@ -5,13 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db import transaction
-from django.db.models import Max, Q, QuerySet
+from django.db.models import Max, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tournaments.models import Player, Registration, Series, Tournament
+from common.services import Refusal, ServiceError
+from tournaments.models import NameForm, Player, Registration, Series, Tournament
+from tournaments.names import by_name
 from tournaments.permissions import registry_owner, tournament_registry
-from tournaments.services import Refusal, ServiceError
 
 
 @dataclass(frozen=True)
@@ -21,9 +22,28 @@ class PlayerData:
     club: str = ""
     ddv_number: str = ""
     email: str = ""
+    name_form: str = NameForm.FULL.value
+    minor: bool = False
+    guardian_consent: bool = False
+    consented: bool = False  # asked at registration (the forms): consent_at is recorded
 
 
-def matching_players(tournament: Tournament, data: PlayerData) -> QuerySet[Player]:
+def consent_problem(name_form: str, minor: bool, guardian_consent: bool) -> str:
+    """Why this consent cannot be recorded ("" if it can): a minor is published under his
+    name only with a guardian's consent (the database's check says the same)."""
+    if name_form not in NameForm.values:
+        return str(_("Choose how the name may be published."))
+    if minor and not guardian_consent and name_form != NameForm.ANONYMOUS:
+        return str(
+            _(
+                "A player under 18 is published by name only with a parent's or guardian's "
+                "consent. Tick the consent or choose anonymous."
+            )
+        )
+    return ""
+
+
+def matching_players(tournament: Tournament, data: PlayerData) -> list[Player]:
     """Players of the tournament's registry who are probably this person: the same DDV
     number, or the same first and last name (case-insensitive). Never another registry's."""
     same_name = Q(first_name__iexact=data.first_name.strip()) & Q(
@@ -32,9 +52,7 @@ def matching_players(tournament: Tournament, data: PlayerData) -> QuerySet[Playe
     condition = same_name
     if data.ddv_number:
         condition |= Q(ddv_number=data.ddv_number)
-    return (
-        tournament_registry(tournament).filter(condition).order_by("last_name", "first_name", "pk")
-    )
+    return by_name(tournament_registry(tournament).filter(condition).order_by("pk"))
 
 
 def _next_start_number(tournament: Tournament) -> int:
@@ -57,12 +75,18 @@ def _create_player(data: PlayerData, owner: int | None) -> Player:
             % {"number": data.ddv_number},
             field="ddv_number",
         )
+    if problem := consent_problem(data.name_form, data.minor, data.guardian_consent):
+        raise ServiceError("consent_missing", problem, field="guardian_consent")
     return Player.objects.create(
         first_name=data.first_name.strip(),
         last_name=data.last_name.strip(),
         club=data.club.strip(),
         ddv_number=data.ddv_number.strip(),
         email=data.email.strip(),
+        name_form=data.name_form,
+        minor=data.minor,
+        guardian_consent=data.guardian_consent,
+        consent_at=timezone.now() if data.consented else None,
         owner_id=owner,
     )
 

@@ -1,4 +1,8 @@
-"""Keeping a registry clean: two entries for one person become one.
+"""Keeping a registry clean: a player's details corrected, two entries for one person made one.
+
+A correction (``correct_player``: the API's ``PATCH players/<id>/``) changes the details in
+one transaction and logs them before and after in the registry's log (``RegistryChange``),
+which the hall's fingerprint reads: a corrected name reaches every hall screen.
 
 A person registered twice under slightly different details (a club added later, a typing
 error in the name) has two players in the registry, and his results are split between them.
@@ -15,10 +19,10 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from common.services import Refusal, ServiceError
 from tournaments.models import Player, Registration, RegistryChange
 from tournaments.names import folded
-from tournaments.permissions import may_merge
-from tournaments.services import Refusal, ServiceError
+from tournaments.permissions import may_merge, readable_players
 from tournaments.signals import players_merged
 
 DETAILS = ("first_name", "last_name", "club", "ddv_number", "email")
@@ -26,6 +30,34 @@ DETAILS = ("first_name", "last_name", "club", "ddv_number", "email")
 
 def _details(player: Player) -> dict[str, Any]:
     return {"id": player.pk, **{name: getattr(player, name) for name in DETAILS}}
+
+
+@transaction.atomic
+def correct_player(
+    user: AbstractBaseUser | AnonymousUser, player: Player, changes: dict[str, Any]
+) -> Player:
+    """Correct ``player``'s details (``DETAILS``, values already validated; text stripped),
+    logged as ``tournaments.player.corrected`` when anything changed. Whoever may read the
+    player's details may correct them (``readable_players``)."""
+    if not readable_players(user).filter(pk=player.pk).exists():
+        raise ServiceError("player_not_found", _("Player not found."), refusal=Refusal.NOT_FOUND)
+    if not set(changes) <= set(DETAILS):  # the edges validate: a caller's mistake
+        raise ValueError(f"not a player's detail: {sorted(set(changes) - set(DETAILS))}")
+    locked = Player.objects.select_for_update().filter(pk=player.pk).first()
+    if locked is None:
+        raise ServiceError("player_not_found", _("Player not found."), refusal=Refusal.CONFLICT)
+    before = _details(locked)
+    cleaned = {k: v.strip() if isinstance(v, str) else v for k, v in changes.items()}
+    changed = [name for name, value in cleaned.items() if getattr(locked, name) != value]
+    if not changed:
+        return locked
+    for name in changed:
+        setattr(locked, name, cleaned[name])
+    locked.save(update_fields=changed)
+    owner = locked.owner_id if locked.owner_id is not None else user.pk
+    assert owner is not None  # readable_players: an authenticated user
+    _log(owner, "tournaments.player.corrected", locked, before, user)
+    return locked
 
 
 @transaction.atomic
@@ -107,15 +139,16 @@ def merge_players(
         keep.save(update_fields=completed)
     owner = keep.owner_id
     assert owner is not None  # may_merge: a player without registry is nobody's to merge
-    RegistryChange.objects.create(
-        owner_id=owner,
-        action="tournaments.player.merged",
-        player=keep,
-        before=before,
-        after=_details(keep),
-        user_id=user.pk,
-    )
+    _log(owner, "tournaments.player.merged", keep, before, user)
     return keep
+
+
+def _log(owner: int, action: str, player: Player, before: dict[str, Any], user: Any) -> None:
+    """The registry's change log: the player as he is now beside how he was."""
+    RegistryChange.objects.create(
+        owner_id=owner, action=action, player=player, before=before,
+        after=_details(player), user_id=user.pk,
+    )  # fmt: skip
 
 
 def possible_duplicates(players: list[Player]) -> list[list[Player]]:

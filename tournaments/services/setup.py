@@ -7,10 +7,14 @@ from typing import Any
 
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
+from clubs import roles
+from clubs.models import Club
+from clubs.services import home_club
 from common import slugs
+from common.services import ServiceError
 from tournaments.models import Tournament
-from tournaments.services import ServiceError
 from tournaments.services.lifecycle import ensure_series
 
 
@@ -28,15 +32,19 @@ def settings_problems(
     if instance is not None and instance.pk and series_count is not None:
         started = instance.series.exclude(status="planned").order_by("-number").first()
         if started and series_count < started.number:
-            problems["series_count"] = _(
-                "Series %(n)d is already drawn; the tournament needs at least %(n)d series."
+            problems["series_count"] = ngettext(
+                "Series %(n)d is already drawn; the tournament needs at least %(n)d series.",
+                "Series %(n)d is already drawn; the tournament needs at least %(n)d series.",
+                started.number,
             ) % {"n": started.number}
     return problems
 
 
 # Pages under /verwaltung/ that are no tournament: a tournament with such a short name
 # could never be managed.
-RESERVED_SLUGS = frozenset({"neu", "spieler", "saisons", "import", "ligen"})
+RESERVED_SLUGS = frozenset(
+    {"neu", "spieler", "saisons", "import", "ligen", "kasse", "vereine", "dokumente"}
+)
 
 
 def slug_from_name(name: str) -> str:
@@ -52,10 +60,15 @@ def unique_slug(name: str, *, exclude_pk: int | None = None) -> str:
 
 
 @transaction.atomic
-def save_tournament(tournament: Tournament, *, organizer: Any = None) -> Tournament:
-    """Save new or changed settings; a new tournament gets its creator as organizer; the
-    Series rows follow the number of series. A short name taken meanwhile by another
-    tournament (two organizers saving the same name at once) is refused on its field."""
+def save_tournament(
+    tournament: Tournament, *, organizer: Any = None, club: Club | None = None
+) -> Tournament:
+    """Save new or changed settings; a new tournament gets its creator as organizer and
+    belongs to his ``club`` (by default his personal club); the Series rows follow the
+    number of series. A short name taken meanwhile by another tournament (two organizers
+    saving the same name at once) is refused on its field."""
+    if organizer is not None and tournament.club_id is None:
+        tournament.club = home_club(organizer, roles.TOURNAMENTS, club)
     if tournament.slug in RESERVED_SLUGS:
         raise ServiceError(
             "slug_reserved",

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from django.contrib import messages
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
@@ -15,11 +16,12 @@ from django.views import View
 from django.views.generic import FormView, TemplateView
 
 from common.parsing import whole_number
+from common.services import ServiceError
 from tournaments import importing
 from tournaments.forms import ImportUploadForm, OrganizerPlayerForm, WithdrawForm
 from tournaments.models import Player, Registration, Tournament
+from tournaments.names import by_name, found, search_words
 from tournaments.permissions import tournament_registry
-from tournaments.services import ServiceError
 from tournaments.services.registrations import (
     ImportRow,
     PlayerData,
@@ -42,23 +44,40 @@ class PreviewRow:
     line: int
     name: str
     details: list[str]  # club, DDV number, e-mail: those the row has
-    errors: list[str]  # each names its field; any error blocks the whole file
+    errors: list[str]  # each names its field; a row with errors is left out of the import
     candidates: list[Player]  # known players the row may be, offered for merging
     registered: Registration | None  # the person is already registered: the row is skipped
 
 
-def search(queryset: QuerySet[Registration], query: str) -> QuerySet[Registration]:
-    for word in query.split():
-        condition = (
-            Q(player__first_name__icontains=word)
-            | Q(player__last_name__icontains=word)
-            | Q(player__club__icontains=word)
+def search(registrations: Iterable[Registration], query: str) -> list[Registration]:
+    """The registrations whose player's name or club contains every word of ``query``
+    (folded as ``tournaments.names`` does: "mueller" finds Müller), or whose start number
+    is one of the words."""
+    words = search_words(query)
+    return [
+        r
+        for r in registrations
+        if all(
+            found([word], r.player.first_name, r.player.last_name, r.player.club)
+            or whole_number(word) == r.start_number
+            for word in words
         )
-        number = whole_number(word)
-        if number is not None:
-            condition |= Q(start_number=number)
-        queryset = queryset.filter(condition)
-    return queryset
+    ]
+
+
+def _data(values: dict[str, str]) -> PlayerData:
+    """A checked import row as the registration takes it."""
+    consent = importing.consent_of_row(values)
+    return PlayerData(
+        first_name=values.get("first_name", ""),
+        last_name=values.get("last_name", ""),
+        club=values.get("club", ""),
+        ddv_number=values.get("ddv_number", ""),
+        email=values.get("email", ""),
+        name_form=consent["name_form"],
+        minor=consent["minor"],
+        guardian_consent=consent["guardian_consent"],
+    )
 
 
 class RegistrationListView(OrganizerMixin, FormView[OrganizerPlayerForm]):
@@ -71,7 +90,7 @@ class RegistrationListView(OrganizerMixin, FormView[OrganizerPlayerForm]):
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)
         registrations = self.tournament.registrations.select_related("player")
-        context["query"] = self.request.GET.get("q", "")
+        context["query"] = self.request.GET.get("q", "")[:100]
         context["registrations"] = search(registrations, context["query"])
         return context
 
@@ -136,8 +155,9 @@ class RegistrationEditView(OrganizerMixin, FormView[WithdrawForm]):
 
 
 class ImportView(OrganizerMixin, TemplateView):
-    """Upload → preview with per-row errors and duplicate offers → confirm. Nothing is saved
-    while any row is wrong; the parsed rows wait in the session between the steps."""
+    """Upload → preview with per-row errors (their count on top) and duplicate offers →
+    confirm: the valid rows are registered, the rows with errors are listed and left out.
+    The parsed rows wait in the session between the steps."""
 
     template_name = "tournaments/organizer/import.html"
 
@@ -157,18 +177,19 @@ class ImportView(OrganizerMixin, TemplateView):
             form.add_error("file", str(exc))
             return self.render_to_response(self.get_context_data(form=form))
         preview = self.preview(rows)
-        has_errors = any(row.errors for row in preview)
         request.session[IMPORT_SESSION_KEY] = {
             "tournament": self.tournament.pk,
-            "rows": [{"line": r.line, "values": r.values} for r in rows],
-            "has_errors": has_errors,
+            "rows": [
+                {"line": r.line, "values": r.values, "errors": list(r.errors.values())}
+                for r in rows
+            ],
         }
         return self.render_to_response(
             self.get_context_data(
                 form=ImportUploadForm(),
                 preview=preview,
-                has_errors=has_errors,
-                to_register=sum(1 for row in preview if row.registered is None),
+                with_errors=sum(1 for row in preview if row.errors),
+                to_register=sum(1 for row in preview if not row.errors and not row.registered),
                 skipped=sum(1 for row in preview if row.registered is not None),
             )
         )
@@ -178,7 +199,7 @@ class ImportView(OrganizerMixin, TemplateView):
         for row in rows:
             match = None
             if not row.errors:
-                match = import_match(self.tournament, PlayerData(**row.values))
+                match = import_match(self.tournament, _data(row.values))
             preview.append(
                 PreviewRow(
                     line=row.line,
@@ -201,14 +222,20 @@ class ImportView(OrganizerMixin, TemplateView):
             messages.error(request, _("The preview has expired; please upload the file again."))
             return redirect("tournaments:import", slug=self.tournament.slug)
         rows = []
+        left_out: list[str] = []
         for item in stored["rows"]:
-            if stored.get("has_errors") or importing.check_values(item["values"]):
-                messages.error(request, _("The file still has errors; nothing was saved."))
-                return redirect("tournaments:import", slug=self.tournament.slug)
+            # As the preview found them (a repeat within the file too), checked again.
+            errors = item.get("errors") or list(importing.check_values(item["values"]).values())
+            if errors:  # listed in the preview; listed again below, not registered
+                left_out.append(
+                    _("line %(line)d: %(errors)s")
+                    % {"line": item["line"], "errors": " ".join(errors)}
+                )
+                continue
             choice = request.POST.get(f"merge-{item['line']}", "")
             rows.append(
                 ImportRow(
-                    data=PlayerData(**item["values"]),
+                    data=_data(item["values"]),
                     merge_with=whole_number(choice),
                     line=item["line"],
                 )
@@ -224,6 +251,17 @@ class ImportView(OrganizerMixin, TemplateView):
             request,
             ngettext("%(n)d player registered.", "%(n)d players registered.", n) % {"n": n},
         )
+        if left_out:
+            n = len(left_out)
+            messages.warning(
+                request,
+                ngettext(
+                    "%(n)d row with errors was not imported: %(rows)s",
+                    "%(n)d rows with errors were not imported: %(rows)s",
+                    n,
+                )
+                % {"n": n, "rows": "; ".join(left_out)},
+            )
         if result.skipped:
             n = len(result.skipped)
             names = ", ".join(
@@ -264,9 +302,9 @@ class CheckInView(OrganizerMixin, TemplateView):
 
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)
-        query = self.request.GET.get("q", "")
-        registrations = self.tournament.registrations.select_related("player").order_by(
-            "player__last_name", "player__first_name"
+        query = self.request.GET.get("q", "")[:100]
+        registrations = by_name(
+            self.tournament.registrations.select_related("player"), lambda r: r.player
         )
         context.update(
             query=query,

@@ -5,27 +5,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import Count, Prefetch, Q, QuerySet
+from django.db.models import Count, Prefetch, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404, render
 from django.views.generic import DetailView, FormView, ListView, TemplateView
 
+from common.services import ServiceError
 from tournaments.forms import PlayerForm
-from tournaments.models import Series, Tournament
-from tournaments.names import folded
-from tournaments.permissions import is_organizer
-from tournaments.services import ServiceError
+from tournaments.models import NameForm, Series, Tournament
+from tournaments.names import folded, found, name_key, search_words
+from tournaments.permissions import is_organizer, visible_tournaments
+from tournaments.publication import retention_expired, shown_name
 from tournaments.services.registrations import PlayerData, self_register
-
-
-def visible_tournaments(user: User | AnonymousUser) -> QuerySet[Tournament]:
-    queryset = Tournament.objects.all()
-    if user.is_superuser:
-        return queryset
-    if user.is_authenticated:
-        return queryset.filter(Q(is_public=True) | Q(organizers=user)).distinct()
-    return queryset.filter(is_public=True)
 
 
 class TournamentListView(ListView[Tournament]):
@@ -103,8 +94,9 @@ class SeatingLine:
 
 
 def seat_matches(words: list[str], search: str, start_number: int) -> bool:
-    """Every word of the search is in the player's name, or is his start number."""
-    return all(word in search or word == str(start_number) for word in words)
+    """Every word of the search is in the player's name (``tournaments.names.found``), or
+    is his start number."""
+    return all(found([word], search) or word == str(start_number) for word in words)
 
 
 class SeriesPublicView(TemplateView):
@@ -122,30 +114,41 @@ class SeriesPublicView(TemplateView):
             raise Http404
         tables = list(series.tables.prefetch_related("seats__registration__player"))
         query = " ".join(self.request.GET.get("q", "").split())[:100]
-        words = folded(query).replace(",", " ").split()
-        lines: list[tuple[str, str, int, SeatingLine]] = []
+        words = search_words(query)
+        expired = retention_expired(tournament)
+        lines: list[tuple[tuple[str, str, str, str], int, SeatingLine]] = []
         matched_seats: set[int] = set()
         shown_tables: set[int] = set()
         for table in tables:
             for seat in table.seats.all():
                 player, number = seat.registration.player, seat.registration.start_number
-                search = folded(f"{player.first_name} {player.last_name}")
+                # Found and sorted by the name as published: a withheld last name must not
+                # be findable either (tournaments.publication).
+                full = player.name_form == NameForm.FULL and not expired
+                name = (
+                    player.sort_name
+                    if full
+                    else shown_name(
+                        player.first_name, player.last_name, player.name_form, number,
+                        expired=expired,
+                    )
+                )  # fmt: skip
+                search = folded(f"{player.first_name} {player.last_name}" if full else name)
                 shown = seat_matches(words, search, number)
                 if shown and words:
                     matched_seats.add(seat.pk)
                     shown_tables.add(table.pk)
-                line = SeatingLine(
-                    player.sort_name, number, table.number, seat.position, search, shown
-                )
-                lines.append((folded(player.last_name), folded(player.first_name), number, line))
-        lines.sort(key=lambda entry: entry[:3])
+                line = SeatingLine(name, number, table.number, seat.position, search, shown)
+                key = name_key(player) if full else (folded(name), "", name, "")
+                lines.append((key, number, line))
+        lines.sort(key=lambda entry: entry[:2])
         return {
             **super().get_context_data(**kwargs),
             "tournament": tournament,
             "series": series,
             "query": query,
-            "lines": [entry[3] for entry in lines],
-            "found": sum(1 for entry in lines if entry[3].shown),
+            "lines": [entry[2] for entry in lines],
+            "found": sum(1 for entry in lines if entry[2].shown),
             "tables": tables,
             "hidden_tables": {t.pk for t in tables if t.pk not in shown_tables} if words else set(),
             "matched_seats": matched_seats,

@@ -11,12 +11,14 @@ from django.db.models import Count, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.utils.translation import gettext as _
+from django.views import View
 from django.views.generic import TemplateView
 
+from common.services import ServiceError
 from tournaments.forms import MergeForm
 from tournaments.models import Player, Registration, RegistryChange
-from tournaments.names import folded
-from tournaments.services import ServiceError
+from tournaments.names import by_name, found, search_words
+from tournaments.services.privacy import anonymize_player
 from tournaments.services.registry import merge_players, possible_duplicates
 
 PAGE_SIZE = 200
@@ -29,12 +31,8 @@ def own_registry(user: Any) -> QuerySet[Player]:
 
 def search_players(players: list[Player], query: str) -> list[Player]:
     """The players with every word of ``query`` in their name, club or DDV number."""
-    words = [folded(word) for word in query.split()[:5]]
-    return [
-        p
-        for p in players
-        if all(w in folded(f"{p.first_name} {p.last_name} {p.club} {p.ddv_number}") for w in words)
-    ]
+    words = search_words(query)
+    return [p for p in players if found(words, p.first_name, p.last_name, p.club, p.ddv_number)]
 
 
 def described(player: Player) -> str:
@@ -48,8 +46,7 @@ class RegistryView(LoginRequiredMixin, TemplateView):
     template_name = "tournaments/organizer/registry.html"
 
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
-        players = list(own_registry(self.request.user))
-        players.sort(key=lambda p: (folded(p.last_name), folded(p.first_name), p.pk))
+        players = by_name(own_registry(self.request.user).order_by("pk"))
         query = self.request.GET.get("q", "").replace("\x00", "")[:100]
         shown = search_players(players, query)
         return {
@@ -59,7 +56,9 @@ class RegistryView(LoginRequiredMixin, TemplateView):
             "more": max(len(shown) - PAGE_SIZE, 0),
             "player_count": len(players),
             "duplicates": possible_duplicates(players),
-            "changes": RegistryChange.objects.filter(owner_id=self.request.user.pk)[:10],
+            "changes": RegistryChange.objects.filter(
+                owner_id=self.request.user.pk, action="tournaments.player.merged"
+            )[:10],
         }
 
 
@@ -80,16 +79,15 @@ class MergeView(LoginRequiredMixin, TemplateView):
         return player
 
     def form(self, player: Player, data: Any = None) -> MergeForm:
-        others = list(own_registry(self.request.user).exclude(pk=player.pk))
+        others = list(own_registry(self.request.user).exclude(pk=player.pk).order_by("pk"))
         suggested = {
             p.pk
             for group in possible_duplicates([player, *others])
             if player in group
             for p in group
         }
-        others.sort(
-            key=lambda p: (p.pk not in suggested, folded(p.last_name), folded(p.first_name), p.pk)
-        )
+        others = by_name(others)
+        others.sort(key=lambda p: p.pk not in suggested)
         return MergeForm(data, choices=[(p.pk, described(p)) for p in others])
 
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
@@ -125,3 +123,24 @@ class MergeView(LoginRequiredMixin, TemplateView):
                 )
                 return redirect("tournaments:registry")
         return self.render_to_response(self.get_context_data(form=form))
+
+
+class AnonymizeView(LoginRequiredMixin, View):
+    """A player's objection, carried out by the registry's owner: his identity goes for
+    good, his results stay (``tournaments.services.privacy``). Asked to confirm first."""
+
+    def post(self, request: HttpRequest, pk: int) -> HttpResponse:
+        player = own_registry(request.user).filter(pk=pk).first()
+        if player is None:
+            raise Http404
+        if request.POST.get("confirm") != "anonymize":
+            messages.error(request, _("Tick the confirmation: anonymizing cannot be undone."))
+            return redirect("tournaments:registry-player", pk=pk)
+        try:
+            anonymize_player(request.user, player)
+        except ServiceError as exc:
+            raise Http404 from exc
+        messages.success(
+            request, _("The player is anonymized; the results stay in every standings table.")
+        )
+        return redirect("tournaments:registry-player", pk=pk)

@@ -11,10 +11,11 @@ from django.shortcuts import get_object_or_404, redirect
 from django.utils.translation import gettext as _
 from django.views.generic import TemplateView
 
+from common.services import ServiceError
 from tournaments.forms import DrawForm, SwapForm
 from tournaments.models import Series
-from tournaments.services import ServiceError
-from tournaments.services.draw import swap_players
+from tournaments.services.draw import repeated_encounters, swap_players
+from tournaments.services.keep_apart import not_honoured
 from tournaments.services.latecomers import (
     LatecomerOutcome,
     propose_latecomers,
@@ -41,10 +42,12 @@ class SeriesManageView(OrganizerMixin, TemplateView):
         seated = self.tournament.registrations.filter(seats__series=series).select_related("player")
         context.update(
             series=series,
+            keeper=True,  # the organizers see full names (tournaments.publication)
             tables=tables_with_seats(series),
             draw_form=kwargs.get("draw_form") or DrawForm(),
             swap_form=kwargs.get("swap_form") or SwapForm(registrations=seated),
             start_error=kwargs.get("start_error", ""),
+            not_kept_apart=not_honoured(series),
         )
         if series.status in (Series.Status.DRAWN, Series.Status.RUNNING):
             context["unseated"] = unseated_players(series)
@@ -91,8 +94,8 @@ class SeriesManageView(OrganizerMixin, TemplateView):
         repeats = swap_players(series, form.cleaned_data["first"], form.cleaned_data["second"])
         messages.success(
             self.request,
-            _("Swapped. The series now has %(repeats)d repeated encounters.")
-            % {"repeats": repeats},
+            _("Swapped. The series now has %(repeats)s.")
+            % {"repeats": repeated_encounters(repeats)},
         )
         return redirect("tournaments:series", slug=self.tournament.slug, number=series.number)
 

@@ -17,6 +17,7 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from common.actors import API, Actor
 from common.api.base import ApiView, validated
 from common.api.schema import errors
 from scoring.api.access import ScoringMixin
@@ -29,7 +30,6 @@ from scoring.api.serializers.clock import (
     clock_json,
 )
 from scoring.api.views.params import KEY_SCHEMA, TABLE_PATH
-from scoring.services import Actor, Door
 from scoring.services.clock import ClockChanged, extend_table, pause_hall, resume_hall
 from tournaments.api.access import organized_tournament, series_of, viewable_tournament
 from tournaments.models import Series, Table
@@ -82,7 +82,7 @@ class PauseView(OrganizerClockMixin, ApiView):
         series = self.series(request, kwargs)
         key = idempotency_key(request, required=False)
         data = validated(PauseInputSerializer, request.data)
-        actor = Actor(Door.API, user=request.user)
+        actor = Actor(API, user=request.user)
         outcome = pause_hall(series, reason=data["reason"], actor=actor, idempotency_key=key)
         return answer(outcome, 201)
 
@@ -98,7 +98,7 @@ class ResumeView(OrganizerClockMixin, ApiView):
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         series = self.series(request, kwargs)
         key = idempotency_key(request, required=False)
-        actor = Actor(Door.API, user=request.user)
+        actor = Actor(API, user=request.user)
         return answer(resume_hall(series, actor=actor, idempotency_key=key), 200)
 
 
@@ -127,7 +127,7 @@ class ExtensionView(OrganizerClockMixin, ApiView):
             table,
             minutes=data["minutes"],
             reason=data["reason"],
-            actor=Actor(Door.API, user=request.user),
+            actor=Actor(API, user=request.user),
             idempotency_key=key,
         )
         return answer(outcome, 201)

@@ -15,11 +15,11 @@ from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from common.actors import API, Actor
 from common.api.base import ApiView, validated
 from common.api.schema import errors
-from scoring.services import Actor, Door
 from scoring.services.closing import close_series
-from scoring.services.draw import draw_series
+from scoring.services.draw import draw_by_chance_or_standings
 from tournaments.api.access import organized_tournament, series_of
 from tournaments.api.serializers.series import DrawSerializer, SeriesSerializer
 from tournaments.models import Series
@@ -50,7 +50,7 @@ class SeriesDrawView(ApiView):
         tournament = organized_tournament(request, kwargs["slug"])
         series = series_of(tournament, kwargs["number"])
         data = validated(DrawSerializer, request.data)
-        draw_series(
+        draw_by_chance_or_standings(
             series,
             seed=data["seed"],
             mode=data["mode"],
@@ -65,6 +65,12 @@ class CloseSerializer(serializers.Serializer[Any]):
         default=False,
         help_text="Close although sheets are not confirmed; they are marked as such.",
     )
+    past_pending = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="Close although a table's phone reported games it has not sent yet "
+        "(they arrive as outbox conflicts).",
+    )
 
 
 class SeriesCloseView(ApiView):
@@ -78,6 +84,11 @@ class SeriesCloseView(ApiView):
         tournament = organized_tournament(request, kwargs["slug"])
         series = series_of(tournament, kwargs["number"])
         data = validated(CloseSerializer, request.data)
-        actor = Actor(Door.API, user=request.user)
-        close_series(series, actor=actor, past_unfinished=data["past_unfinished"])
+        actor = Actor(API, user=request.user)
+        close_series(
+            series,
+            actor=actor,
+            past_unfinished=data["past_unfinished"],
+            past_pending=data["past_pending"],
+        )
         return _answer(series)

@@ -1,9 +1,9 @@
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from common.services import ServiceError
 from scoring.demo import build_demo
 from tournaments.demo import DEMO_PASSWORD, DEMO_SLUG, DEMO_USER
 from tournaments.models import Tournament
-from tournaments.services import ServiceError
 
 
 class Command(BaseCommand):

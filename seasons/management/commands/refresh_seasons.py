@@ -1,7 +1,7 @@
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from seasons.entries import refresh_season_entries
 from seasons.models import Season
-from seasons.services import refresh_season_entries
 
 
 class Command(BaseCommand):

@@ -9,6 +9,7 @@ from rest_framework import serializers
 
 from common.api.base import StrictSerializerMixin
 from tournaments.models import Player
+from tournaments.services.registry import correct_player
 
 ddv_number_validator = RegexValidator(
     r"^[0-9]{1,10}$", gettext_lazy("A DDV member number has only digits."), code="invalid"
@@ -39,5 +40,6 @@ class PlayerSerializer(StrictSerializerMixin, serializers.ModelSerializer[Player
         return value
 
     def update(self, instance: Player, validated_data: dict[str, Any]) -> Player:
-        cleaned = {k: v.strip() if isinstance(v, str) else v for k, v in validated_data.items()}
-        return super().update(instance, cleaned)
+        """Through the logged use case (``tournaments.services.registry.correct_player``)."""
+        request = self.context["request"]
+        return correct_player(request.user, instance, dict(validated_data))

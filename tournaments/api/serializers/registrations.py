@@ -7,7 +7,8 @@ from rest_framework import serializers
 
 from common.api.base import StrictSerializer
 from tournaments.api.serializers.players import PlayerSerializer, ddv_number_validator
-from tournaments.models import Player, Registration
+from tournaments.models import NameForm, Player, Registration
+from tournaments.services.registrations import consent_problem
 
 
 class RegistrationSerializer(serializers.ModelSerializer[Registration]):
@@ -52,6 +53,14 @@ class RegistrationCreateSerializer(StrictSerializer):
     )
     email = serializers.EmailField(required=False, allow_blank=True, default="")
     checked_in = serializers.BooleanField(required=False, default=False)
+    name_form = serializers.ChoiceField(
+        choices=NameForm.choices,
+        required=False,
+        help_text="How the new player's name is published (docs/privacy.md); without it: "
+        "full, and no consent is recorded.",
+    )
+    minor = serializers.BooleanField(required=False, default=False)
+    guardian_consent = serializers.BooleanField(required=False, default=False)
 
     def validate(self, data: dict[str, Any]) -> dict[str, Any]:
         if data.get("player") is None:
@@ -60,6 +69,13 @@ class RegistrationCreateSerializer(StrictSerializer):
                     raise serializers.ValidationError(
                         {name: _("This field is required.")}, code="required"
                     )
+            problem = consent_problem(
+                data.get("name_form", NameForm.FULL), data["minor"], data["guardian_consent"]
+            )
+            if problem:
+                raise serializers.ValidationError(
+                    {"guardian_consent": problem}, code="consent_missing"
+                )
         return data
 
 

@@ -16,12 +16,21 @@ class SeriesSerializer(serializers.ModelSerializer[Series]):
         read_only=True, help_text="`planned`, `drawn`, `running` or `closed`."
     )
     clock_url = serializers.SerializerMethodField()
+    keep_apart_report = serializers.ListField(
+        child=serializers.DictField(),
+        read_only=True,
+        help_text="Keep-apart pairs the draw seated at one table anyway: "
+        '`[{"pair": [start number, start number], "reason": code}]`; codes '
+        "`not_enough_tables`, `no_seating_found`, `latecomer_no_other_table`, "
+        "`already_seated_together`, `team_line_up`. Empty when every pair was kept apart.",
+    )
 
     class Meta:
         model = Series
         fields = [
             "number", "status", "starts_at", "time_called_at", "seed", "draw_mode",
             "draw_version", "repeats", "drawn_at", "closed_at", "table_count", "clock_url",
+            "keep_apart_report",
         ]  # fmt: skip
         read_only_fields = fields
 

@@ -6,6 +6,8 @@ from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from clubs import roles
+from clubs.api import ClubField
 from common.api.base import StrictSerializerMixin
 from tournaments.forms import ruleset_choices
 from tournaments.models import DEFAULT_TIEBREAK, Tiebreak, Tournament
@@ -30,13 +32,14 @@ class TournamentSerializer(StrictSerializerMixin, serializers.ModelSerializer[To
     status = serializers.CharField(
         read_only=True, help_text="`draft`, `registration`, `running` or `finished`."
     )
+    club = ClubField(roles.TOURNAMENTS)
 
     class Meta:
         model = Tournament
         fields = [
             "slug", "name", "starts_on", "ends_on", "venue", "ruleset", "series_count",
             "status", "is_public", "registration_open", "entry_mode", "confirmation", "tiebreak",
-            "series", "created_at",
+            "series", "club", "created_at",
         ]  # fmt: skip
         read_only_fields = ["status", "created_at"]
 

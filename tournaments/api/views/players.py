@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import exceptions, mixins, serializers, viewsets
@@ -16,10 +16,11 @@ from rest_framework.response import Response
 
 from common.api.base import ApiMixin, StrictSerializer, validated
 from common.api.schema import errors
+from common.services import Refusal, ServiceError
 from tournaments.api.serializers.players import PlayerSerializer
 from tournaments.models import Player
+from tournaments.names import by_name, found, search_words
 from tournaments.permissions import readable_players
-from tournaments.services import Refusal, ServiceError
 from tournaments.services.registry import merge_players
 
 
@@ -60,15 +61,22 @@ class PlayerViewSet(
         user = self.request.user
         if not user.is_authenticated:
             raise exceptions.NotAuthenticated()
-        players = readable_players(user)
-        query = self.request.query_params.get("q", "").replace("\x00", "")
-        for word in query.split()[:5]:
-            players = players.filter(
-                Q(first_name__icontains=word)
-                | Q(last_name__icontains=word)
-                | Q(club__icontains=word)
-            )
-        return players.order_by("last_name", "first_name", "pk")
+        return readable_players(user).order_by("pk")
+
+    def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        """In name order and found however a name is typed (``tournaments.names``), the same
+        on SQLite and PostgreSQL."""
+        words = search_words(request.query_params.get("q", "").replace("\x00", ""))
+        players = by_name(
+            p for p in self.get_queryset() if found(words, p.first_name, p.last_name, p.club)
+        )
+        page = self.paginate_queryset(players)  # type: ignore[arg-type]  # any sequence pages
+        serializer = self.get_serializer(page if page is not None else players, many=True)
+        return (
+            self.get_paginated_response(serializer.data)
+            if page is not None
+            else Response(serializer.data)
+        )
 
     @extend_schema(
         summary="Merge a duplicate into this player (the registry's owner only)",
@@ -76,10 +84,11 @@ class PlayerViewSet(
             "The duplicate's registrations move to this player, this player's empty details "
             "are filled from the duplicate's, and the duplicate is deleted; the registry's "
             "log keeps both. Refused (400) when both are registered in the same tournament "
-            "or have different DDV numbers."
+            "or have different DDV numbers; 409 when one of the two was merged or deleted by "
+            "another request meanwhile."
         ),
         request=MergeSerializer,
-        responses={200: PlayerSerializer, **errors(400, 401, 404)},
+        responses={200: PlayerSerializer, **errors(400, 401, 404, 409)},
     )
     @action(detail=True, methods=["post"])
     def merge(self, request: Request, *args: Any, **kwargs: Any) -> Response:

@@ -22,7 +22,7 @@ from tournaments.api.serializers.registrations import (
     RegistrationSerializer,
     WithdrawSerializer,
 )
-from tournaments.models import Registration, Tournament
+from tournaments.models import NameForm, Registration, Tournament
 from tournaments.permissions import tournament_registry
 from tournaments.services.registrations import PlayerData, register, set_checked_in, withdraw
 
@@ -97,6 +97,10 @@ class RegistrationViewSet(
                 club=data["club"],
                 ddv_number=data["ddv_number"],
                 email=data["email"],
+                name_form=data.get("name_form", NameForm.FULL.value),
+                minor=data["minor"],
+                guardian_consent=data["guardian_consent"],
+                consented="name_form" in data,
             ),
             existing_player=player,
             checked_in=data["checked_in"],

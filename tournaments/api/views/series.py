@@ -17,6 +17,7 @@ from rest_framework.response import Response
 
 from common.api.base import ApiMixin, validated
 from common.api.schema import errors
+from common.services import ServiceError
 from tournaments.api.access import organized_tournament, viewable_tournament
 from tournaments.api.serializers.series import (
     LatecomersSerializer,
@@ -25,7 +26,6 @@ from tournaments.api.serializers.series import (
     SwapSerializer,
 )
 from tournaments.models import Series
-from tournaments.services import ServiceError
 from tournaments.services.draw import swap_players
 from tournaments.services.latecomers import LatecomerOutcome, propose_latecomers, seat_latecomers
 from tournaments.services.lifecycle import start_series

@@ -16,6 +16,7 @@ from tournaments.api.access import series_of, viewable_tournament
 from tournaments.api.serializers.tables import TableSerializer
 from tournaments.models import Table
 from tournaments.permissions import is_organizer
+from tournaments.publication import retention_expired
 
 PARAMETERS = [
     OpenApiParameter("slug", str, OpenApiParameter.PATH, description="Tournament."),
@@ -46,6 +47,7 @@ class TableViewSet(
     def get_queryset(self) -> QuerySet[Table]:
         tournament = viewable_tournament(self.request, self.kwargs["slug"])
         self._organizer = is_organizer(self.request.user, tournament)
+        self._expired = retention_expired(tournament)
         series = series_of(tournament, self.kwargs["number"])
         return (
             Table.objects.filter(series=series)
@@ -60,4 +62,8 @@ class TableViewSet(
         return table
 
     def get_serializer_context(self) -> dict[str, Any]:
-        return {**super().get_serializer_context(), "organizer": getattr(self, "_organizer", False)}
+        return {
+            **super().get_serializer_context(),
+            "organizer": getattr(self, "_organizer", False),
+            "expired": getattr(self, "_expired", False),
+        }

@@ -52,7 +52,7 @@ class TournamentViewSet(
     lookup_value_regex = r"[-a-zA-Z0-9_]+"
 
     def get_queryset(self) -> QuerySet[Tournament]:
-        return visible_tournaments(self.request).prefetch_related("series")
+        return visible_tournaments(self.request).select_related("club").prefetch_related("series")
 
     def get_object(self) -> Tournament:
         slug = self.kwargs["slug"]
@@ -60,7 +60,11 @@ class TournamentViewSet(
             tournament = organized_tournament(self.request, slug)
         else:
             tournament = viewable_tournament(self.request, slug)
-        return Tournament.objects.prefetch_related("series").get(pk=tournament.pk)
+        return (
+            Tournament.objects.select_related("club")
+            .prefetch_related("series")
+            .get(pk=tournament.pk)
+        )
 
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         if not request.user.is_authenticated:
@@ -69,7 +73,8 @@ class TournamentViewSet(
 
     @transaction.atomic
     def perform_create(self, serializer: BaseSerializer[Tournament]) -> None:
-        save_tournament(serializer.save(), organizer=self.request.user)
+        club = serializer.validated_data.pop("club", None)
+        save_tournament(serializer.save(), organizer=self.request.user, club=club)
 
     @transaction.atomic
     def perform_update(self, serializer: BaseSerializer[Tournament]) -> None:

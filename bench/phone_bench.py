@@ -1,0 +1,258 @@
+"""A captain's phone on bad hall Wi-Fi: the captain page's first load and a reload.
+
+Headless Chromium (Debian's package) with the network throttled as in a crowded hall (400
+kbit/s down, 200 up, 400 ms round trip) loads the captain page of the demo tournament
+served by gunicorn (2 workers of 4 threads) with DEBUG off, as in hall mode (the app serves
+its hashed, compressed static files itself through WhiteNoise), and, if nginx is installed,
+behind nginx with the deploy's static location (deploy/nginx/doko.conf). Printed per
+server: bytes on the wire (headers and bodies, as Chromium counts them) by kind, the time
+to interactive (the document parsed and its deferred scripts run, htmx among them:
+DOMContentLoaded), and a reload's requests and bytes. The baseline of the same run: a 1 KB
+page without any resource on the same throttled link. Service workers are blocked: the
+HTTP cache alone is measured (the captain page's worker caches the same URLs).
+
+    .venv/bin/python bench/phone_bench.py [--runs 3] [--code DIR]
+
+``--code`` serves the app from another checkout (for a before/after on the same machine,
+e.g. ``git archive <commit> | tar -x -C DIR``); this script and its Python stay the same.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import secrets
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
+# Chromium's emulation: bytes per second and the round trip added to every request.
+NETWORK = {"offline": False, "latency": 400,
+           "downloadThroughput": 400_000 / 8, "uploadThroughput": 200_000 / 8}  # fmt: skip
+BASELINE = (
+    b"<!doctype html><html lang=de><meta charset=utf-8><title>Tisch</title><body><p>"
+    + b"Doppelkopf " * 85
+    + b"</p></body></html>"
+)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def wait_port(port: int, timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            time.sleep(0.1)
+    raise SystemExit(f"nothing answers on port {port}")
+
+
+def prepare(code: Path, work: Path) -> tuple[dict[str, str], str]:
+    """The environment of the app with DEBUG off, its database with the demo tournament and
+    its collected static files; returns the environment and a captain page's path."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("CELERY_", "HALL_"))}
+    env.update(
+        DJANGO_SETTINGS_MODULE="config.settings", DEBUG="0", SECRET_KEY=secrets.token_urlsafe(48),
+        ALLOWED_HOSTS="127.0.0.1,localhost", DATABASE_URL=f"sqlite:///{work / 'db.sqlite3'}",
+        STATIC_ROOT=str(work / "static"), MEDIA_ROOT=str(work / "media"), LOG_LEVEL="ERROR",
+        SECURE_SSL_REDIRECT="0", SECURE_COOKIES="0", SECURE_PROXY_SSL_HEADER="0",
+    )  # fmt: skip
+    manage = [sys.executable, str(code / "manage.py")]
+    for command in (["migrate"], ["collectstatic", "--no-input"], ["demo", "--series", "2"]):
+        subprocess.run([*manage, *command, "-v", "0"], cwd=code, env=env, check=True,
+                       stdout=subprocess.DEVNULL)  # fmt: skip
+    script = (
+        "from tournaments.models import Table\n"
+        "t = Table.objects.filter(series__status='running').order_by('number').first()\n"
+        "t = t or Table.objects.order_by('-series__number', 'number').first()\n"
+        "print(t.get_captain_url())"
+    )
+    out = subprocess.run([*manage, "shell", "-c", script], cwd=code, env=env, check=True,
+                         capture_output=True, text=True).stdout  # fmt: skip
+    return env, out.strip().splitlines()[-1]
+
+
+def nginx_site(code: Path, work: Path, port: int, upstream: int) -> str:
+    """An HTTP server of nginx with the deploy's static location (as the deploy file has it)
+    in front of gunicorn."""
+    site = (code / "deploy" / "nginx" / "doko.conf").read_text()
+    match = re.search(r"\n(    location /static/ \{\n.*?\n    \})\n", site, re.S)
+    if match is None:
+        raise SystemExit("no static location in deploy/nginx/doko.conf")
+    static = match[1].replace("/srv/doko/app/staticfiles/", f"{work / 'static'}/")
+    user = "user root;\n" if os.geteuid() == 0 else ""
+    return (
+        f"{user}pid {work}/nginx.pid;\nerror_log {work}/nginx.log;\ndaemon off;\n"
+        f"events {{}}\nhttp {{\n  include /etc/nginx/mime.types;\n  access_log off;\n"
+        f"  server {{\n    listen 127.0.0.1:{port};\n{static}\n"
+        f"    location / {{ proxy_pass http://127.0.0.1:{upstream}; }}\n"
+        f"  }}\n}}\n"
+    )
+
+
+@dataclass
+class Load:
+    interactive: float  # seconds from navigation start to DOMContentLoaded
+    bytes_by_kind: dict[str, int] = field(default_factory=dict)
+    requests: int = 0
+    reload_bytes: int = 0
+    reload_requests: list[str] = field(default_factory=list)
+
+    @property
+    def total(self) -> int:
+        return sum(self.bytes_by_kind.values())
+
+
+def kind_of(url: str, mime: str) -> str:
+    if "css" in mime:
+        return "CSS"
+    if "javascript" in mime:
+        return "JS"
+    if "html" in mime:
+        return "HTML"
+    return "other"
+
+
+def measure(browser: Any, url: str) -> Load:
+    context = browser.new_context(service_workers="block", viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    cdp = context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send("Network.setCacheDisabled", {"cacheDisabled": False})
+    cdp.send("Network.emulateNetworkConditions", NETWORK)
+    mimes: dict[str, tuple[str, str]] = {}
+    done: dict[str, int] = {}
+
+    def received(event: dict[str, Any]) -> None:
+        response = event["response"]
+        mimes[event["requestId"]] = (response["url"], response.get("mimeType", ""))
+
+    def finished(event: dict[str, Any]) -> None:
+        done[event["requestId"]] = int(event["encodedDataLength"])
+
+    cdp.on("Network.responseReceived", received)
+    cdp.on("Network.loadingFinished", finished)
+    page.goto(url, wait_until="load")
+    page.wait_for_load_state("networkidle")
+    interactive = page.evaluate(
+        "() => { const n = performance.getEntriesByType('navigation')[0];"
+        " return n.domContentLoadedEventEnd / 1000; }"
+    )
+    if "tisch" in url and not page.evaluate("() => Boolean(window.htmx)"):
+        raise SystemExit("htmx did not load on the captain page")
+    load = Load(interactive=interactive, requests=len(done))
+    for request_id, size in done.items():
+        kind = kind_of(*mimes.get(request_id, (url, "")))
+        load.bytes_by_kind[kind] = load.bytes_by_kind.get(kind, 0) + size
+    first = set(done)
+    page.reload(wait_until="load")
+    page.wait_for_load_state("networkidle")
+    for request_id, size in done.items():
+        if request_id not in first and size > 0:
+            load.reload_bytes += size
+            sent = mimes.get(request_id, ("?", ""))[0].split("//", 1)[-1].split("/", 1)[-1]
+            load.reload_requests.append(re.sub(r"tisch/[^/]+/", "tisch/…/", "/" + sent))
+    context.close()
+    return load
+
+
+class Baseline(BaseHTTPRequestHandler):
+    def do_GET(self) -> None:
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(BASELINE)))
+        self.end_headers()
+        self.wfile.write(BASELINE)
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--code", type=Path, default=ROOT, help="the checkout to serve")
+    args = parser.parse_args()
+    if not os.path.exists(CHROMIUM):
+        raise SystemExit("chromium is not installed (apt-get install chromium)")
+    code = args.code.resolve()
+    work = Path(tempfile.mkdtemp(prefix="phone-bench-"))
+    processes: list[subprocess.Popen[bytes]] = []
+    baseline = ThreadingHTTPServer(("127.0.0.1", 0), Baseline)
+    threading.Thread(target=baseline.serve_forever, daemon=True).start()
+    try:
+        env, path = prepare(code, work)
+        app_port = free_port()
+        processes.append(subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "config.wsgi", "--bind", f"127.0.0.1:{app_port}",
+             "--workers", "2", "--threads", "4", "--log-level", "warning"],
+            cwd=code, env=env,
+        ))  # fmt: skip
+        wait_port(app_port)
+        targets = {"baseline: 1 KB page": f"http://127.0.0.1:{baseline.server_port}/"}
+        targets["app itself (hall mode)"] = f"http://127.0.0.1:{app_port}{path}"
+        if os.path.exists(NGINX):
+            nginx_port = free_port()
+            (work / "nginx.conf").write_text(nginx_site(code, work, nginx_port, app_port))
+            processes.append(subprocess.Popen(
+                [NGINX, "-p", str(work), "-c", str(work / "nginx.conf")],
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            ))  # fmt: skip
+            wait_port(nginx_port)
+            targets["nginx (deploy's static)"] = f"http://127.0.0.1:{nginx_port}{path}"
+        from playwright.sync_api import sync_playwright
+
+        results: dict[str, list[Load]] = {name: [] for name in targets}
+        loads = []
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(
+                executable_path=CHROMIUM,
+                args=["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                      "--disable-background-networking", "--disable-component-update"],
+            )  # fmt: skip
+            for _ in range(args.runs):  # the servers alternate within each run
+                loads.append(os.getloadavg()[0])
+                for name, url in targets.items():
+                    results[name].append(measure(browser, url))
+            browser.close()
+    finally:
+        baseline.shutdown()
+        for process in reversed(processes):
+            process.terminate()
+            process.wait(timeout=30)
+        shutil.rmtree(work, ignore_errors=True)
+
+    print(f"code: {code}; {args.runs} runs, load average (1 min) "
+          f"{' / '.join(f'{x:.2f}' for x in loads)}; network 400/200 kbit/s, 400 ms")  # fmt: skip
+    floor = statistics.median(r.interactive for r in results["baseline: 1 KB page"])
+    for name, runs in results.items():
+        best = sorted(runs, key=lambda r: r.interactive)[len(runs) // 2]
+        kinds = ", ".join(f"{k} {v / 1000:.1f}" for k, v in sorted(best.bytes_by_kind.items()))
+        print(f"{name:<26} first load {best.total / 1000:6.1f} KB in {best.requests} requests "
+              f"({kinds}); interactive {best.interactive:.2f} s = "
+              f"{best.interactive / floor:.2f}x the baseline; reload {best.reload_bytes / 1000:.1f}"
+              f" KB in {len(best.reload_requests)} requests "
+              f"({', '.join(best.reload_requests) or '-'})")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()

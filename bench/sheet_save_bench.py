@@ -1,0 +1,147 @@
+"""A game saved on the captain page: the server's cost of what the phone needs next, in-process.
+
+Each table of a throwaway test database (PostgreSQL when DATABASE_URL points there, else
+SQLite) gets a full series of 24 games, entered through Django's test client the way a phone
+does it, one of these ways per table, the ways interleaved game by game:
+
+- ``page``: the page's script (the outbox, online, nothing waiting) posts the game to the sync
+  endpoint asking for the page's main part in the answer (``X-Outbox-Page: main``), one
+  request (checked: the answer has ``page_html``);
+- ``htmx``: the page's form through htmx (``HX-Request``), one request;
+- ``reload``: the post, then the page loaded again (the sync endpoint's answer and a GET, as
+  the outbox did before the answer brought the page; without JavaScript the form's POST, the
+  redirect and the GET cost the same);
+- ``api``: ``POST /api/v1/.../games/`` with the table's token (the baseline of the same run).
+
+Prints, per way, the median and p90 of the process CPU time per game (the client's share is
+small and the same for all) and the ratios against ``api`` and ``reload``. It is not a test.
+
+    .venv/bin/python bench/sheet_save_bench.py --tables 4
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench._django import setup, test_database
+
+WAYS = ("page", "htmx", "reload", "api")
+SOLO = {"contract": "solo", "solo": "damen", "re_points": "121"}
+
+
+def facts_for(nxt: dict[str, Any], number: int) -> dict[str, Any]:
+    """The next game's form fields: the forced or a compulsory solo when due, else normal."""
+    soloist = nxt.get("forced") or (
+        number % 6 == 0 and (nxt.get("compulsory_allowed") or [None])[0]
+    )
+    if soloist:
+        return {**SOLO, "soloist": str(soloist)}
+    seats = [s for s in range(1, 5)]
+    pair = [seats[number % 4], seats[(number + 1) % 4]]
+    return {"contract": "normal", "re_players": [str(s) for s in pair], "re_points": "130"}
+
+
+def api_body(fields: dict[str, Any]) -> dict[str, Any]:
+    if fields["contract"] == "solo":
+        return {
+            "contract": "solo",
+            "solo": "damen",
+            "re": [int(fields["soloist"])],
+            "re_points": 121,
+        }
+    return {"contract": "normal", "re": [int(s) for s in fields["re_players"]], "re_points": 130}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=4, help="tables per way (4)")
+    parser.add_argument(
+        "--ways",
+        default=",".join(WAYS),
+        help="some of page,htmx,reload,api (an older tree: reload,api)",
+    )
+    args = parser.parse_args()
+    ways = [w for w in WAYS if w in args.ways.split(",")]
+    setup()
+    from django.test import Client
+
+    from scoring.services.entry import current_sheet, sheet_state
+    from tests.factories import make_tournament, running_table
+    from tournaments.models import Table
+
+    with test_database():
+        tournament = make_tournament(slug="bench")
+        tables = {
+            way: [running_table(tournament, number=10 * i + n) for n in range(args.tables)]
+            for i, way in enumerate(ways)
+        }
+        client = Client()
+        client.get("/")  # warm: URL resolvers, templates, translations
+        cpu: dict[str, list[float]] = {way: [] for way in ways}
+
+        def state(table: Table) -> dict[str, Any]:
+            fresh = Table.objects.select_related("series__tournament").get(pk=table.pk)
+            return sheet_state(fresh, current_sheet(fresh))
+
+        def save(way: str, table: Table, number: int) -> Callable[[], None]:
+            now = state(table)
+            fields = facts_for(now["next"], number)
+            base = f"/tisch/{table.captain_token}/"
+            version, key = str(now["version"]), uuid.uuid4().hex
+
+            def run() -> None:
+                if way == "api":
+                    url = f"/api/v1/tournaments/bench/series/1/tables/{table.number}/games/"
+                    answer = client.post(
+                        url, api_body(fields), content_type="application/json",
+                        HTTP_AUTHORIZATION=f"Table {table.captain_token}",
+                        HTTP_IDEMPOTENCY_KEY=key, HTTP_IF_MATCH=f'"{version}"',
+                    )  # fmt: skip
+                    assert answer.status_code == 201, answer.content[:300]
+                    return
+                form = {**fields, "version": version, "idempotency_key": key}
+                if way == "htmx":
+                    answer = client.post(f"{base}spiel/", form, HTTP_HX_REQUEST="true")
+                    assert answer.status_code == 200 and b"sheet-rows" in answer.content
+                    return
+                form["number"] = str(number)
+                headers = {"X-Outbox-Page": "main"} if way == "page" else {}
+                answer = client.post(f"{base}ausgang/", form, headers=headers)
+                assert answer.status_code == 201, answer.content[:300]
+                if way == "page":
+                    assert "page_html" in answer.json(), "this tree answers no page"
+                else:
+                    assert client.get(base).status_code == 200
+
+            return run
+
+        for number in range(1, 25):
+            for n in range(args.tables):
+                for way in ways:
+                    run = save(way, tables[way][n], number)
+                    started = time.process_time()
+                    run()
+                    cpu[way].append((time.process_time() - started) * 1000)
+        median = {way: statistics.median(cpu[way]) for way in ways}
+        print(f"games per way: {24 * args.tables} ({args.tables} tables x 24)")
+        print("way     median ms  p90 ms   x api   x reload")
+        for way in ways:
+            p90 = statistics.quantiles(cpu[way], n=10)[-1]
+            print(
+                f"{way:7} {median[way]:9.2f} {p90:7.2f}"
+                f" {median[way] / median.get('api', float('nan')):7.2f}"
+                f" {median[way] / median.get('reload', float('nan')):9.2f}"
+            )
+
+
+if __name__ == "__main__":
+    main()

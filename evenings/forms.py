@@ -1,0 +1,167 @@
+"""The evening's forms: they parse what was typed and keep it on an error; the services
+decide. Every error stands next to its field."""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+from django import forms
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from evenings.models import PROFILE_CHOICES, Evening, Group
+from rules.contracts import SoloType
+from rules.ruleset import BockTrigger, RuleSet
+
+TRIGGER_LABELS = {
+    BockTrigger.TIE: _("120:120"),
+    BockTrigger.LOST_ANNOUNCEMENT: _("announcement lost"),
+    BockTrigger.FOUR_TENS: _("trick of four tens"),
+}
+ANNOUNCEMENTS = [
+    ("", _("none")),
+    ("ansage", _("Re / Kontra")),
+    ("90", _("no 90")),
+    ("60", _("no 60")),
+    ("30", _("no 30")),
+    ("schwarz", _("black")),
+]
+#: Values offered as buttons in the quick entry; any other value in ``other``.
+VALUE_BUTTONS = tuple(range(1, 13))
+
+
+class DateInput(forms.DateInput):
+    input_type = "date"
+
+    def __init__(self) -> None:
+        super().__init__(format="%Y-%m-%d")
+
+
+class GroupForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=80)
+    profile = forms.ChoiceField(label=_("House rules"), choices=PROFILE_CHOICES)
+    cents_per_point = forms.IntegerField(
+        label=_("Cents per point"), min_value=0, max_value=1000, initial=5
+    )
+    settlement = forms.ChoiceField(
+        label=_("Settlement"), choices=Group.Settlement.choices, initial=Group.Settlement.TRANSFERS
+    )
+    is_public = forms.BooleanField(label=_("Results public"), required=False)
+
+
+class MembersForm(forms.Form):
+    players = forms.MultipleChoiceField(
+        label=_("Players of your registry"), required=False, widget=forms.CheckboxSelectMultiple
+    )
+    names = forms.CharField(
+        label=_("New players"), required=False, widget=forms.Textarea(attrs={"rows": 3}),
+        help_text=_("One name per line: first name and last name."),
+    )  # fmt: skip
+
+    def __init__(self, *args: Any, choices: list[tuple[int, str]], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["players"].choices = choices  # type: ignore[attr-defined]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if not data.get("players") and not (data.get("names") or "").strip():
+            raise forms.ValidationError(_("Choose players or type new names."))
+        return data
+
+
+class EveningForm(forms.Form):
+    date = forms.DateField(label=_("Date"), widget=DateInput())
+    end = forms.ChoiceField(label=_("End"), choices=Evening.End.choices, initial=Evening.End.OPEN)
+    rounds = forms.IntegerField(label=_("Rounds"), required=False, min_value=1, max_value=50)
+    ends_at = forms.TimeField(
+        label=_("End time"), required=False, widget=forms.TimeInput(attrs={"type": "time"})
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["date"].initial = timezone.localdate()
+
+
+class DrawForm(forms.Form):
+    players = forms.MultipleChoiceField(
+        label=_("Who plays tonight"), widget=forms.CheckboxSelectMultiple
+    )
+    tables = forms.IntegerField(label=_("Tables"), min_value=1, max_value=20, initial=1)
+    how = forms.ChoiceField(
+        label=_("Seats"),
+        choices=[("draw", _("drawn at random")), ("order", _("in the order chosen"))],
+        initial="draw", widget=forms.RadioSelect,
+    )  # fmt: skip
+
+    def __init__(self, *args: Any, choices: list[tuple[int, str]], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["players"].choices = choices  # type: ignore[attr-defined]
+
+
+class QuickForm(forms.Form):
+    key = forms.CharField(widget=forms.HiddenInput, max_length=64)
+    number = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
+    winners = forms.MultipleChoiceField(label=_("Who won"), widget=forms.CheckboxSelectMultiple)
+    value = forms.TypedChoiceField(
+        label=_("Value"), coerce=int, required=False, widget=forms.RadioSelect,
+        choices=[(v, str(v)) for v in VALUE_BUTTONS],
+    )  # fmt: skip
+    other = forms.IntegerField(label=_("Other value"), required=False, min_value=1, max_value=999)
+    solo = forms.BooleanField(label=_("Solo"), required=False)
+    triggers = forms.MultipleChoiceField(
+        label=_("Bock because of"), required=False, widget=forms.CheckboxSelectMultiple
+    )
+
+    def __init__(
+        self, *args: Any, playing: list[tuple[int, str]], rs: RuleSet, **kwargs: Any
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["winners"].choices = playing  # type: ignore[attr-defined]
+        self.fields["triggers"].choices = [  # type: ignore[attr-defined]
+            (t.value, label) for t, label in TRIGGER_LABELS.items() if t in rs.bock_triggers
+        ]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        value = data.get("other") or data.get("value")
+        if not value and "value" not in self.errors and "other" not in self.errors:
+            self.add_error("value", _("Tap the game's value."))
+        data["the_value"] = value
+        return data
+
+
+class FullForm(forms.Form):
+    key = forms.CharField(widget=forms.HiddenInput, max_length=64)
+    number = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
+    contract = forms.ChoiceField(
+        label=_("Game"),
+        choices=[("normal", _("normal game")), ("solo", _("solo")),
+                 ("hochzeit", _("Hochzeit")), ("stille_hochzeit", _("silent Hochzeit"))],
+        initial="normal",
+    )  # fmt: skip
+    solo = forms.ChoiceField(
+        label=_("Solo type"), required=False,
+        choices=[("", "–"), *((s.value, s.value.capitalize()) for s in SoloType)],
+    )  # fmt: skip
+    re = forms.MultipleChoiceField(label=_("Re"), widget=forms.CheckboxSelectMultiple)
+    re_points = forms.IntegerField(label=_("Re's card points"), min_value=0, max_value=240)
+    re_announcement = forms.ChoiceField(
+        label=_("Re announced"), required=False, choices=ANNOUNCEMENTS
+    )
+    kontra_announcement = forms.ChoiceField(
+        label=_("Kontra announced"), required=False, choices=ANNOUNCEMENTS
+    )
+    four_tens = forms.BooleanField(label=_("Trick of four tens"), required=False)
+
+    def __init__(
+        self, *args: Any, playing: list[tuple[int, str]], rs: RuleSet, **kwargs: Any
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["re"].choices = playing  # type: ignore[attr-defined]
+        if BockTrigger.FOUR_TENS not in rs.bock_triggers:
+            del self.fields["four_tens"]
+
+
+def today() -> datetime.date:
+    return timezone.localdate()

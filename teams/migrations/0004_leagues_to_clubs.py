@@ -1,0 +1,17 @@
+# The data step on its own: PostgreSQL alters no table in a transaction with pending
+# trigger events, so the column is added (and removed) in a migration of its own.
+
+from django.db import migrations
+
+from clubs import moving
+
+
+class Migration(migrations.Migration):
+
+    dependencies = [
+        ("teams", "0003_league_club"),
+    ]
+
+    operations = [
+        migrations.RunPython(moving.leagues_forward, moving.leagues_backward),
+    ]

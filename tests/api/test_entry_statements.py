@@ -1,0 +1,59 @@
+"""What one game entered through the API costs the database: a fixed number of statements,
+so the count cannot creep up unnoticed (``bench/entry_bench.py`` measures the same under
+gunicorn). The count differs by database: PostgreSQL claims the sheet, locks the totals and
+reads seats and rows in one statement and saves the score rows, the totals and the audit
+entry in another; SQLite takes the portable path."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from rest_framework.test import APIClient
+
+from scoring.models import AuditEntry, Game, PlayerScore, TournamentTotal
+from tests.api.helpers import NORMAL, games_url
+from tournaments.models import Table
+
+# In a test the request's transaction is a savepoint (SAVEPOINT ... RELEASE), counted like
+# BEGIN and COMMIT: the token lookup, 2, the claim, the game with its score rows, the totals
+# and the audit entry; after the commit, the seasons holding the tournament.
+STATEMENTS = {"postgresql": 6, "sqlite": 19}
+
+
+def enter(client: APIClient, table: Table, version: int, key: str, dealer: int) -> Any:
+    return client.post(
+        games_url(table),
+        {**NORMAL, "dealer": dealer},
+        format="json",
+        HTTP_IF_MATCH=f'"{version}"',
+        HTTP_IDEMPOTENCY_KEY=key,
+    )
+
+
+@pytest.mark.django_db
+def test_an_entry_costs_a_fixed_number_of_statements(
+    captain_api: APIClient, table: Table, django_capture_on_commit_callbacks: Any
+) -> None:
+    with django_capture_on_commit_callbacks(execute=True):
+        assert enter(captain_api, table, 0, "first", 1).status_code == 201
+    for number in (2, 3):
+        with (
+            CaptureQueriesContext(connection) as queries,
+            django_capture_on_commit_callbacks(execute=True),
+        ):
+            response = enter(captain_api, table, number - 1, f"game-{number}", number)
+        assert response.status_code == 201, response.json()
+        statements = [q["sql"] for q in queries.captured_queries]
+        assert len(statements) == STATEMENTS[connection.vendor], "\n".join(statements)
+    # Nothing of what the statements replaced is missing.
+    assert Game.objects.filter(table=table).count() == 3
+    assert PlayerScore.objects.filter(game__table=table).count() == 12
+    assert AuditEntry.objects.filter(table=table, action="scoring.game.created").count() == 3
+    entry = AuditEntry.objects.get(table=table, idempotency_key="game-3")
+    assert entry.game_number == 3 and entry.response["game"]["number"] == 3
+    assert entry.after == entry.response["game"] and entry.via == "captain link table 1"
+    assert sum(t.points for t in TournamentTotal.objects.all()) == 0
+    assert sorted(t.games for t in TournamentTotal.objects.filter(games__gt=0)) == [3] * 4
