@@ -142,6 +142,19 @@ def _celery_eager(request: pytest.FixtureRequest) -> Iterator[None]:
 
 
 @pytest.fixture(autouse=True)
+def _german() -> Iterator[None]:
+    """Every test starts in the default language. A request in English through the test
+    client leaves English active in the test's thread (the locale middleware activates it and
+    nothing switches back), so a later test on the same worker would read English messages."""
+    from django.conf import settings as django_settings
+    from django.utils import translation
+
+    translation.activate(django_settings.LANGUAGE_CODE)
+    yield
+    translation.activate(django_settings.LANGUAGE_CODE)
+
+
+@pytest.fixture(autouse=True)
 def _own_cache(settings) -> None:  # type: ignore[no-untyped-def]
     """Each test counts failed links and credentials in a cache of its own: the Redis cache of
     the PostgreSQL run is shared by tests, workers and runs, and is never flushed."""

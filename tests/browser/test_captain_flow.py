@@ -36,8 +36,10 @@ def open_sheet(page, link: str) -> None:
     """Open the sheet once the page is done with its last save. On a slow server a save can
     outlast the phone's wait; the game then waits in the outbox, and once it is sent the
     page loads again by itself: a navigation of the test's own in between is aborted."""
+    # A function, not a bare expression: Playwright polls a bare expression with eval(),
+    # which the page's CSP (no 'unsafe-eval') refuses.
     page.wait_for_function(
-        "!document.querySelector('tr.outbox-row') && !document.body.dataset.outboxSyncing",
+        "() => !document.querySelector('tr.outbox-row') && !document.body.dataset.outboxSyncing",
         timeout=PATIENCE_MS,
     )
     page.wait_for_load_state("load")
