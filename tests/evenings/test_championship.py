@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime
 from decimal import Decimal
+from typing import Any
 
 import pytest
 from django.urls import reverse
@@ -18,7 +19,7 @@ from evenings import services
 from evenings.championship import championship, evening_results
 from evenings.doors import TABLE_LINK
 from evenings.models import EveningChange, EveningTable, Group
-from seasons.ranking import TableResult, Why
+from seasons.ranking import TableResult
 from tests.evenings.conftest import actor, make_evening, make_group, playing, user
 from tests.factories import page_client
 
@@ -163,6 +164,13 @@ def test_a_wrong_rule_is_said_next_to_its_field(club_a: Club) -> None:
     )
 
 
-def test_pending_is_the_cores_word(club_a: Club) -> None:
-    """The bridge uses the core's reasons: a running evening is ``Why.PENDING``."""
-    assert Why.PENDING == "pending"
+@freeze_time("2026-11-27 12:00")
+def test_the_championship_reads_three_statements_whatever_the_evenings(
+    club_a: Club, django_assert_num_queries: Any
+) -> None:
+    group = make_group(club_a, 4)
+    for _ in range(3):
+        play_evening(group, [1, 2, 1, 2])
+    with django_assert_num_queries(3):  # the evenings, the games, the names
+        table = championship(group)
+    assert table.evenings == 3 and len(table.ranked) == 4
