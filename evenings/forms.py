@@ -4,6 +4,7 @@ decide. Every error stands next to its field."""
 from __future__ import annotations
 
 import datetime
+import re
 from typing import Any
 
 from django import forms
@@ -13,6 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from evenings.models import PROFILE_CHOICES, Evening, Group
 from rules.contracts import SoloType
 from rules.ruleset import BockTrigger, RuleSet
+from seasons.rules import EVENING_PRESET_LABELS
 
 TRIGGER_LABELS = {
     BockTrigger.TIE: _("120:120"),
@@ -27,6 +29,7 @@ ANNOUNCEMENTS = [
     ("30", _("no 30")),
     ("schwarz", _("black")),
 ]
+WHOLE = re.compile(r"[+-]?[0-9]{1,5}")
 #: Values offered as buttons in the quick entry; any other value in ``other``.
 VALUE_BUTTONS = tuple(range(1, 13))
 
@@ -165,3 +168,75 @@ class FullForm(forms.Form):
 
 def today() -> datetime.date:
     return timezone.localdate()
+
+
+def table_rows(text: str) -> list[list[int]] | None:
+    """ "3, 1, -1, -3" per line → [[3, 1, -1, -3], ...]; None unless every part of every
+    line is a whole number (a sign, at most five digits)."""
+    rows = []
+    for line in text.splitlines():
+        parts = [p.strip() for p in line.replace(";", ",").split(",") if p.strip()]
+        if not parts:
+            continue
+        found = [WHOLE.fullmatch(p.replace("−", "-")) for p in parts]
+        if not all(found):
+            return None
+        rows.append([int(m.group()) for m in found if m])
+    return rows
+
+
+class ChampionshipForm(forms.Form):
+    """The rule of the group's championship: a preset and the numbers it overrides."""
+
+    ranking_preset = forms.ChoiceField(
+        label=_("Ranking"), choices=lambda: list(EVENING_PRESET_LABELS.items())
+    )
+    best_n = forms.IntegerField(
+        label=_("Best evenings counted"), required=False, min_value=0, max_value=10_000,
+        help_text=_("Only the best evenings of each player count; empty or 0: all."),
+    )  # fmt: skip
+    min_series = forms.IntegerField(
+        label=_("Evenings needed to be ranked"), required=False, min_value=0, max_value=10_000
+    )
+    table_points = forms.CharField(
+        label=_("Placement points per table size"), required=False, max_length=500,
+        widget=forms.Textarea(attrs={"rows": 4}),
+        help_text=_(
+            "One line per table size, place 1 first, for example 3, 1, -1, -3. Empty: "
+            "4: +3/+1/−1/−3, 5: +4/+2/0/−2/−4, 6: +5 … −5, 7: +6 … −6."
+        ),
+    )  # fmt: skip
+
+    @classmethod
+    def initial_for(cls, group: Group) -> dict[str, Any]:
+        overrides = group.ranking_overrides or {}
+        rows = overrides.get("table_points")
+        return {
+            "ranking_preset": group.ranking_preset,
+            "best_n": overrides.get("best_n"),
+            "min_series": overrides.get("min_series"),
+            "table_points": "\n".join(", ".join(map(str, r)) for r in rows) if rows else "",
+        }
+
+    def clean_table_points(self) -> list[list[int]] | None:
+        text = self.cleaned_data.get("table_points", "").strip()
+        if not text:
+            return None
+        rows = table_rows(text)
+        if rows is None:
+            raise forms.ValidationError(
+                _("Give whole numbers separated by commas, one line per table size."),
+                code="invalid",
+            )
+        return rows
+
+    def overrides(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        found: dict[str, Any] = {}
+        if data.get("best_n"):
+            found["best_n"] = data["best_n"]
+        if data.get("min_series"):
+            found["min_series"] = data["min_series"]
+        if data.get("table_points"):
+            found["table_points"] = data["table_points"]
+        return found

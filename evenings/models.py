@@ -52,6 +52,13 @@ class Group(models.Model):
         _("settlement"), max_length=20, choices=Settlement.choices, default=Settlement.TRANSFERS
     )
     is_public = models.BooleanField(_("public"), default=False)
+    # The club championship's rule (``evenings.championship``): a preset of
+    # ``seasons.ranking.EVENING_PRESETS`` with overrides checked by
+    # ``seasons.rules.EVENING_OVERRIDES`` (data, like a season's rule).
+    ranking_preset = models.CharField(
+        _("championship rule"), max_length=40, default="club_championship"
+    )
+    ranking_overrides = models.JSONField(_("championship rule overrides"), default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -34,6 +34,8 @@ from rules.record import parse_record
 from rules.ruleset import PROFILES, BockTrigger, RuleSet
 from rules.scoring import score
 from scoring.messages import engine_error_message
+from seasons.ranking import EVENING_PRESETS
+from seasons.rules import EVENING_OVERRIDES
 from tournaments.models import Player
 from tournaments.permissions import readable_players
 
@@ -132,6 +134,32 @@ def add_members(
         _log(group.club, "evenings.member.added", actor,
              after={"group": group.pk, "players": [m.player_id for m in added]})  # fmt: skip
     return added
+
+
+@transaction.atomic
+def set_championship_rule(
+    group: Group, preset: str, overrides: dict[str, Any], *, actor: Actor
+) -> Group:
+    """The rule of the group's club championship (``evenings.championship``): an evening
+    preset and its overrides, checked as a season's are."""
+    group = Group.objects.select_for_update().select_related("club").get(pk=group.pk)
+    _require_keeper(group.club, actor)
+    if preset not in EVENING_PRESETS:
+        raise ServiceError(
+            "unknown_preset",
+            _("Choose one of: %(known)s.") % {"known": ", ".join(EVENING_PRESETS)},
+            "ranking_preset",
+        )
+    EVENING_OVERRIDES.refuse_invalid(overrides)
+    before = {"preset": group.ranking_preset, "overrides": group.ranking_overrides}
+    after = {"preset": preset, "overrides": dict(overrides)}
+    if after != before:
+        group.ranking_preset = preset
+        group.ranking_overrides = dict(overrides)
+        group.save(update_fields=["ranking_preset", "ranking_overrides"])
+        _log(group.club, "evenings.championship.changed", actor,
+             before={"group": group.pk, **before}, after={"group": group.pk, **after})  # fmt: skip
+    return group
 
 
 # --- evenings ----------------------------------------------------------------------------

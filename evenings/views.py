@@ -24,11 +24,21 @@ from clubs.models import Club
 from common.actors import ORGANIZER, Actor
 from common.services import ServiceError
 from evenings import services
+from evenings.championship import championship
 from evenings.doors import TABLE_LINK
-from evenings.forms import DrawForm, EveningForm, FullForm, GroupForm, MembersForm, QuickForm
+from evenings.forms import (
+    ChampionshipForm,
+    DrawForm,
+    EveningForm,
+    FullForm,
+    GroupForm,
+    MembersForm,
+    QuickForm,
+)
 from evenings.models import Evening, EveningTable, Group
 from evenings.permissions import is_member, keeps_evenings, may_see
 from rules.bock import BockState
+from seasons.rules import EVENING_PRESET_LABELS
 from tournaments.models import Player
 from tournaments.permissions import readable_players
 
@@ -122,7 +132,18 @@ class GroupsView(ClubMixin, View):
 
 
 class GroupView(ClubMixin, View):
-    def page(self, request: HttpRequest, form: EveningForm, status: int = 200) -> HttpResponse:
+    """The group: its evenings, the next one, its season lines, its club championship (and
+    the championship's rule, posted with ``form=championship``), its members."""
+
+    def page(
+        self,
+        request: HttpRequest,
+        form: EveningForm,
+        status: int = 200,
+        rule_form: ChampionshipForm | None = None,
+    ) -> HttpResponse:
+        rule_form = rule_form or ChampionshipForm(initial=ChampionshipForm.initial_for(self.group))
+        table = championship(self.group)
         members = [
             services.player_name(m.player) for m in self.group.memberships.select_related("player")
         ]
@@ -138,6 +159,12 @@ class GroupView(ClubMixin, View):
                 {"line": line, "balance": money(line.cents, True), "negative": line.cents < 0}
                 for line in services.season_lines(self.group)
             ],
+            "championship": table,
+            "rule_label": EVENING_PRESET_LABELS.get(self.group.ranking_preset, table.rule.label),
+            "table_points": [
+                " / ".join(f"{p:+d}" if p else "0" for p in row) for row in table.rule.table_points
+            ],
+            "rule_form": rule_form,
         }
         return render(request, "evenings/group.html", context, status=status)
 
@@ -145,6 +172,8 @@ class GroupView(ClubMixin, View):
         return self.page(request, EveningForm())
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if request.POST.get("form") == "championship":
+            return self.post_rule(request)
         form = EveningForm(request.POST)
         if form.is_valid():
             data = services.EveningData(
@@ -163,6 +192,21 @@ class GroupView(ClubMixin, View):
                     evening=evening.pk,
                 )  # fmt: skip
         return self.page(request, form, status=400)
+
+    def post_rule(self, request: HttpRequest) -> HttpResponse:
+        form = ChampionshipForm(request.POST)
+        if form.is_valid():
+            try:
+                services.set_championship_rule(
+                    self.group, form.cleaned_data["ranking_preset"], form.overrides(),
+                    actor=self.actor(),
+                )  # fmt: skip
+            except ServiceError as exc:
+                _put_errors(form, exc)
+            else:
+                messages.success(request, _("Championship rule saved."))
+                return redirect("evenings:group", club=self.club.slug, runde=self.group.slug)
+        return self.page(request, EveningForm(), status=400, rule_form=form)
 
 
 class MembersView(ClubMixin, View):

@@ -12,6 +12,12 @@ tournament under a rule of totals or places, a tournament without a closed serie
 series average) is listed as ``Why.PENDING`` and counts for nothing, not even as one of the
 best N; under the series average the closed series of a running tournament count and its
 open ones (``Result.open_points``) are shown only.
+
+A club's evenings are ranked by the same core (``evenings.championship``): each evening is a
+``Result`` with one "series" (the evening's points), the games the player played and his
+tables; the rule scores it by the evening's points (``TOURNAMENT_TOTAL``), the points per 24
+games (``PER_24_GAMES``) or the placement points at his tables (``TABLE_PLACEMENT``, from
+the rule's ``table_points``). An evening still running is pending like a running tournament.
 """
 
 from __future__ import annotations
@@ -31,6 +37,8 @@ class Basis(StrEnum):
     SERIES_AVERAGE = "series_average"  # points per series over every counted series
     TOURNAMENT_TOTAL = "tournament_total"  # the sum of counted tournament totals
     PLACEMENT_POINTS = "placement_points"  # points for the place in each tournament
+    PER_24_GAMES = "per_24_games"  # points x 24 / games played over every counted evening
+    TABLE_PLACEMENT = "table_placement"  # placement points for the place at each table
 
 
 class Why(StrEnum):
@@ -52,6 +60,8 @@ class RankingRule:
     best_n: int | None = None  # only the best N tournament results count
     placement_points: tuple[int, ...] = ()  # points for place 1, 2, ...; later places get 0
     tiebreak: tuple[str, ...] = ()  # keys of TIEBREAKS after the main value
+    # Placement points at a table, one tuple per table size (its length): place 1, 2, ...
+    table_points: tuple[tuple[int, ...], ...] = ()
 
 
 DDV_RANGLISTE = RankingRule(
@@ -78,6 +88,72 @@ PLACEMENT_POINTS = RankingRule(
 )
 PRESETS: dict[str, RankingRule] = {r.name: r for r in (DDV_RANGLISTE, BEST_N, PLACEMENT_POINTS)}
 
+#: Placement points at a table of 4, 5, 6 and 7 players: place ``i`` of ``n`` gets
+#: ``n + 1 - 2i``. Evenly spaced by 2 and symmetric: a table's points sum to 0, and tied
+#: players, who share the mean of the places they cover, always get a whole number.
+TABLE_POINTS: tuple[tuple[int, ...], ...] = (
+    (3, 1, -1, -3),
+    (4, 2, 0, -2, -4),
+    (5, 3, 1, -1, -3, -5),
+    (6, 4, 2, 0, -2, -4, -6),
+)
+CLUB_CHAMPIONSHIP = RankingRule(
+    name="club_championship",
+    label="Club championship: placement points at the table of each evening",
+    basis=Basis.TABLE_PLACEMENT,
+    table_points=TABLE_POINTS,
+    tiebreak=("total", "best_result"),
+)
+EVENING_AVERAGE = RankingRule(
+    name="evening_average",
+    label="Club evenings: points per 24 games",
+    basis=Basis.PER_24_GAMES,
+    table_points=TABLE_POINTS,
+    tiebreak=("total",),
+)
+EVENING_POINTS = RankingRule(
+    name="evening_points",
+    label="Club evenings: the sum of the evenings' points",
+    basis=Basis.TOURNAMENT_TOTAL,
+    table_points=TABLE_POINTS,
+    tiebreak=("best_result",),
+)
+#: A club's evenings (``evenings.championship``), apart from the tournament seasons' presets.
+EVENING_PRESETS: dict[str, RankingRule] = {
+    r.name: r for r in (CLUB_CHAMPIONSHIP, EVENING_AVERAGE, EVENING_POINTS)
+}
+#: Games that make one unit of the average (a series of four players).
+GAMES_PER_UNIT = 24
+
+
+@dataclass(frozen=True, slots=True)
+class TableResult:
+    """A player's points at one table of an evening and the points of everyone who sat at
+    it (his own included): what his place at the table follows from."""
+
+    points: int
+    everyone: tuple[int, ...]
+
+
+def table_share(table_points: Sequence[Sequence[int]], table: TableResult) -> Fraction:
+    """The placement points of a player at ``table``: the points of his place in the
+    rule's row for the table's size (none for a size the rule has no row for, 0 for places
+    past the row). Players tied on points share the places they cover: each gets the mean
+    of their points (two tied for places 1 and 2 at a table of four: (3 + 1) / 2 = 2)."""
+    row = next((r for r in table_points if len(r) == len(table.everyone)), None)
+    if row is None:
+        return Fraction(0)
+    above = sum(1 for p in table.everyone if p > table.points)
+    tied = sum(1 for p in table.everyone if p == table.points)
+    covered = [row[i] if i < len(row) else 0 for i in range(above, above + tied)]
+    return Fraction(sum(covered), tied)
+
+
+def half_away(value: Fraction) -> int:
+    """The nearest whole number, a half away from zero."""
+    whole = (abs(value.numerator) * 2 + value.denominator) // (2 * value.denominator)
+    return whole if value >= 0 else -whole
+
 
 @dataclass(frozen=True, slots=True)
 class Result:
@@ -93,6 +169,8 @@ class Result:
     place: int | None = None
     open_points: tuple[int, ...] = ()
     complete: bool = True
+    games: int = 0  # an evening's games the player played (not those he sat out)
+    tables: tuple[TableResult, ...] = ()  # an evening's tables he sat at
     # The sum of the series, read several times a result while ranking: computed once.
     total: int = field(init=False, repr=False, compare=False)
 
@@ -123,6 +201,7 @@ class Line:
     total: int  # points of the counted results
     entries: tuple[Entry, ...]  # newest first
     missing_series: int  # series still needed to be ranked
+    games: int = 0  # games played in the counted results (evenings)
     # A result not final yet: shown ("vorläufig"), not counted. Follows from the entries.
     provisional: bool = field(default=False, compare=False)
     counted: tuple[Entry, ...] = field(init=False, repr=False, compare=False)
@@ -166,11 +245,25 @@ def final(rule: RankingRule, result: Result) -> bool:
     return result.complete and not result.open_points
 
 
+def worth(rule: RankingRule, result: Result) -> Fraction:
+    """What the result is worth exactly: the best N are chosen by it."""
+    if rule.basis is Basis.PER_24_GAMES:
+        return (
+            Fraction(result.total * GAMES_PER_UNIT, result.games) if result.games else Fraction(0)
+        )
+    if rule.basis is Basis.TABLE_PLACEMENT:
+        return sum((table_share(rule.table_points, t) for t in result.tables), Fraction(0))
+    return Fraction(score(rule, result))
+
+
 def score(rule: RankingRule, result: Result) -> int:
+    """What the result is worth as a whole number (``worth`` rounded, a half away from 0)."""
     if rule.basis is Basis.PLACEMENT_POINTS:
         table = rule.placement_points
         place = result.place
         return table[place - 1] if place is not None and 1 <= place <= len(table) else 0
+    if rule.basis in (Basis.PER_24_GAMES, Basis.TABLE_PLACEMENT):
+        return half_away(worth(rule, result))
     return result.total
 
 
@@ -197,8 +290,14 @@ def _line(
     newest_first = sorted(results, key=_newest_first, reverse=True)
     if rule.basis is Basis.PLACEMENT_POINTS:
         scores = [score(rule, r) for r in newest_first]
+        ranks: Sequence[Fraction | int] = scores
+    elif rule.basis in (Basis.PER_24_GAMES, Basis.TABLE_PLACEMENT):
+        worths = [worth(rule, r) for r in newest_first]
+        scores = [half_away(w) for w in worths]
+        ranks = worths
     else:
         scores = [r.total for r in newest_first]
+        ranks = scores
     # Outside the window, not final yet, or a candidate to count.
     state = [
         Why.OUTSIDE_WINDOW
@@ -213,22 +312,29 @@ def _line(
     else:
         # The best N by score; among equal scores the newer result counts (sorted is stable).
         candidates = [i for i, w in enumerate(state) if w is Why.COUNTED]
-        best = set(sorted(candidates, key=lambda i: -scores[i])[: rule.best_n])
+        best = set(sorted(candidates, key=lambda i: -ranks[i])[: rule.best_n])
         why = [
             Why.DROPPED if w is Why.COUNTED and i not in best else w for i, w in enumerate(state)
         ]
     entries = tuple(map(Entry, newest_first, scores, why))
-    series = total = counted_scores = 0
+    series = total = counted_scores = games = 0
     provisional = False
     for entry in entries:
         if entry.why is Why.COUNTED:
             series += len(entry.result.series_points)
             total += entry.result.total
             counted_scores += entry.score
+            games += entry.result.games
         if entry.why is Why.PENDING or entry.result.open_points:
             provisional = True
     if rule.basis is Basis.SERIES_AVERAGE:
         value = Fraction(total, series) if series else Fraction(0)
+    elif rule.basis is Basis.PER_24_GAMES:
+        value = Fraction(total * GAMES_PER_UNIT, games) if games else Fraction(0)
+    elif rule.basis is Basis.TABLE_PLACEMENT:
+        # Exact: a tie's share is whole under the presets' tables, maybe not under another.
+        counted = (w for w, e in zip(ranks, entries, strict=True) if e.why is Why.COUNTED)
+        value = Fraction(sum(counted, Fraction(0)))
     else:
         value = Fraction(counted_scores)
     return Line(
@@ -240,6 +346,7 @@ def _line(
         total=total,
         entries=entries,
         missing_series=max(rule.min_series - series, 0),
+        games=games,
         provisional=provisional,
     )
 
@@ -273,6 +380,7 @@ def _placed(line: Line, place: int, shared: bool) -> Line:
         total=line.total,
         entries=line.entries,
         missing_series=line.missing_series,
+        games=line.games,
         provisional=line.provisional,
     )
 

@@ -17,10 +17,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from common.overrides import OverrideChecker, check, tiebreak_checks
-from seasons.ranking import PRESETS, TIEBREAKS, Basis, RankingRule
+from seasons.ranking import EVENING_PRESETS, PRESETS, TIEBREAKS, Basis, RankingRule
 
 MAX_PLACES = 200  # a placement table longer than this is a mistake, not a season
 MAX_NUMBER = 10_000
+MAX_TABLE = 12  # players at one table: an evening seats 4 to 7
 
 #: The presets and tie-breaks as the interface names them (the core's labels stay English).
 PRESET_LABELS = {
@@ -36,6 +37,14 @@ PRESET_NAMES = {
     "ddv_rangliste": gettext_lazy("DDV-Rangliste"),
     "best_n": gettext_lazy("Cup"),
     "placement_points": gettext_lazy("Turnierserie"),
+}
+#: A club's evening presets (``evenings.championship``) as the interface names them.
+EVENING_PRESET_LABELS = {
+    "club_championship": gettext_lazy(
+        "Club championship: placement points at the table of each evening"
+    ),
+    "evening_average": gettext_lazy("Points per 24 games over the evenings"),
+    "evening_points": gettext_lazy("The sum of the evenings' points"),
 }
 TIEBREAK_LABELS = {
     "series": gettext_lazy("more series counted"),
@@ -81,6 +90,30 @@ def _descending(table: list[int]) -> bool:
     return not any(a < b for a, b in itertools.pairwise(table))
 
 
+def _table_rows(rows: Any) -> bool:
+    """A list of rows, each the points for places 1, 2, ... at a table of its length."""
+    return (
+        isinstance(rows, list)
+        and 1 <= len(rows) <= MAX_TABLE
+        and all(
+            isinstance(row, list)
+            and 2 <= len(row) <= MAX_TABLE
+            and all(
+                isinstance(v, int) and not isinstance(v, bool) and abs(v) <= MAX_NUMBER for v in row
+            )
+            for row in rows
+        )
+    )
+
+
+def _one_row_per_size(rows: list[list[int]]) -> bool:
+    return len({len(row) for row in rows}) == len(rows)
+
+
+def _rows_descending(rows: list[list[int]]) -> bool:
+    return all(_descending(row) for row in rows)
+
+
 _NUMBER = gettext_lazy("Give a whole number from %(low)d to %(high)d.")
 _OR_NONE = (check(_whole_or_none, _NUMBER, gettext_lazy("Empty: none."), low=1, high=MAX_NUMBER),)
 
@@ -106,18 +139,53 @@ OVERRIDES = OverrideChecker(
         "tiebreak": tiebreak_checks(TIEBREAKS),
     },
 )
+#: The keys a club group's championship rule may override (``evening_rule``): the
+#: placement table per table size instead of the points for a tournament's place.
+EVENING_OVERRIDES = OverrideChecker(
+    "ranking_overrides",
+    {
+        **{k: v for k, v in OVERRIDES.checks.items() if k != "placement_points"},
+        "table_points": (
+            check(
+                _table_rows,
+                gettext_lazy(
+                    "Give one row per table size: the points for place 1, 2, 3, … as whole "
+                    "numbers, as many as players at the table (2 to %(n)d)."
+                ),
+                n=MAX_TABLE,
+            ),
+            check(_one_row_per_size, gettext_lazy("Give one row for each table size only.")),
+            check(_rows_descending, gettext_lazy("A better place cannot get fewer points.")),
+        ),
+    },
+)
 OVERRIDABLE = OVERRIDES.keys
 
 
-def build_rule(preset: str, overrides: Mapping[str, Any]) -> RankingRule:
+def build_rule(
+    preset: str,
+    overrides: Mapping[str, Any],
+    presets: Mapping[str, RankingRule] = PRESETS,
+    keys: tuple[str, ...] = OVERRIDABLE,
+) -> RankingRule:
     """The preset with the overrides (checked by ``OVERRIDES`` when they were saved)."""
-    rule = PRESETS[preset]
+    rule = presets[preset]
     changes: dict[str, Any] = {}
-    for key in OVERRIDABLE:
+    for key in keys:
         if key in overrides:
             value = overrides[key]
-            changes[key] = tuple(value) if isinstance(value, list) else value
+            if key == "table_points":
+                changes[key] = tuple(tuple(row) for row in value)
+            else:
+                changes[key] = tuple(value) if isinstance(value, list) else value
     return dataclasses.replace(rule, **changes)
+
+
+def evening_rule(preset: str, overrides: Mapping[str, Any]) -> RankingRule:
+    """A club group's championship rule (``evenings.championship``): an evening preset
+    with its checked overrides; a preset no longer known falls back to the championship."""
+    name = preset if preset in EVENING_PRESETS else "club_championship"
+    return build_rule(name, overrides or {}, EVENING_PRESETS, EVENING_OVERRIDES.keys)
 
 
 def ranking_rule(season: Any) -> RankingRule:

@@ -300,8 +300,10 @@ def route_values(route: Route, demo: Demo, state: str) -> dict[str, Any]:
     if route.name == "scoring:referee-correct":  # the demo's open call names its game
         open_call = RefereeCall.objects.get(series=demo.running, status="called")
         known["pk"] = open_call.pk
-    if route.name.startswith("evenings:"):  # the demo's closed evening (evenings/demo.py)
-        evening = Evening.objects.get(group__club=demo.tournament.club, group__slug=DEMO_GROUP)
+    if route.name.startswith("evenings:"):  # the demo's latest evening (evenings/demo.py)
+        evening = Evening.objects.filter(
+            group__club=demo.tournament.club, group__slug=DEMO_GROUP
+        ).latest("date")
         known.update(runde=DEMO_GROUP, evening=evening.pk, token=evening.tables.get().token)
     return known
 
