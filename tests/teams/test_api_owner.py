@@ -18,6 +18,7 @@ from django.contrib.auth.models import User
 from django.urls import URLPattern, resolve, reverse
 from rest_framework.test import APIClient
 
+from config import api_urls
 from teams import urls as team_urls
 from teams.models import Group, League, LeagueChange, MatchDay, SquadMember, Team
 from teams.services import make_match_days
@@ -345,6 +346,16 @@ def test_every_page_action_has_an_api_counterpart() -> None:
         pattern = resolve(reverse(name, kwargs=_params(name, kwargs)))
         view = pattern.func.view_class  # type: ignore[attr-defined]
         assert hasattr(view, method), (name, method)
+
+
+def test_each_owner_action_is_in_the_openapi_schema(public_api: APIClient) -> None:
+    schema = public_api.get("/api/v1/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
+    paths = schema.json()["paths"]
+    routes = {p.name: str(p.pattern) for p in api_urls.urlpatterns if isinstance(p, URLPattern)}
+    for name, method in PAGE_ACTIONS.values():
+        path = "/api/v1/" + re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", routes[name.removeprefix("api:")])
+        assert method in paths[path], (name, method)
+        assert paths[path][method]["responses"], (name, method)
 
 
 def _params(name: str, values: dict[str, Any]) -> dict[str, Any]:
