@@ -16,6 +16,8 @@ from scoring.api.views import captain, clock, games, sheets, standings
 from scoring.api.views import series as results
 from seasons.api import players as player_pages
 from seasons.api import views as seasons
+from teams.api import schedule as league_schedule
+from teams.api import squads as league_squads
 from teams.api import views as leagues
 from tournaments.api.views import keep_apart, players, registrations, series, tables, tournaments
 
@@ -147,6 +149,46 @@ urlpatterns = [
         "leagues/<slug:league>/groups/<apinum:group>/line-ups/",
         leagues.LineUpView.as_view(),
         name="league-line-ups",
+    ),
+    path(
+        "leagues/<slug:league>/groups/<apinum:group>/series/<apinum:number>/draw/",
+        league_schedule.GroupDrawView.as_view(),
+        name="league-group-draw",
+    ),
+    path(
+        "leagues/<slug:league>/candidates/",
+        league_squads.CandidatesView.as_view(),
+        name="league-candidates",
+    ),
+    path(
+        "leagues/<slug:league>/teams/<apinum:team>/squad/",
+        league_squads.SquadAddView.as_view(),
+        name="league-squad",
+    ),
+    path(
+        "leagues/<slug:league>/teams/<apinum:team>/squad/new/",
+        league_squads.SquadNewPlayerView.as_view(),
+        name="league-squad-new",
+    ),
+    path(
+        "leagues/<slug:league>/teams/<apinum:team>/squad/list/",
+        league_squads.SquadListView.as_view(),
+        name="league-squad-list",
+    ),
+    path(
+        "leagues/<slug:league>/teams/<apinum:team>/squad/remove/",
+        league_squads.SquadRemoveView.as_view(),
+        name="league-squad-remove",
+    ),
+    path(
+        "leagues/<slug:league>/match-days/",
+        league_schedule.MatchDaysView.as_view(),
+        name="league-match-days",
+    ),
+    path(
+        "leagues/<slug:league>/match-days/places/",
+        league_schedule.PlacesView.as_view(),
+        name="league-places",
     ),
     path("captain/", captain.CaptainView.as_view(), name="captain"),
     # Anything else under /api/v1/ (but the schema and docs beside it): JSON 404.

@@ -20,6 +20,7 @@ core does the work and nothing is forked:
 from __future__ import annotations
 
 import datetime
+import itertools
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -150,3 +151,13 @@ def dates_out_of_order(dates: Sequence[tuple[int, datetime.date | None]]) -> dic
         if later is not None:
             found[number] = later
     return found
+
+
+def meetings(groups: Sequence[Sequence[int]], teams: int) -> tuple[int, int]:
+    """(repeated meetings, pairs that never meet) of the groups made so far (each a list of
+    team ids, every day's groups together) in a league of ``teams`` teams: every meeting of
+    a pair after its first, and the pairs of no group."""
+    met: Counter[tuple[int, int]] = Counter()
+    for group in groups:
+        met.update(itertools.combinations(sorted(group), 2))
+    return sum(n - 1 for n in met.values()), teams * (teams - 1) // 2 - len(met)

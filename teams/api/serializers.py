@@ -49,6 +49,16 @@ class TeamSerializer(serializers.Serializer[Any]):
     club = serializers.CharField()
     position = serializers.IntegerField(help_text="The team's index in the schedule.")
     squad = PlayerRefSerializer(many=True)
+    captain_token = serializers.CharField(
+        allow_null=True,
+        required=False,
+        help_text="The team captain's link token (the league's keepers only; else null).",
+    )
+    captain_url = serializers.CharField(
+        allow_null=True,
+        required=False,
+        help_text="The team captain's page, where he names the line-ups (keepers only).",
+    )
 
 
 class TeamCreateSerializer(StrictSerializer):
@@ -152,4 +162,95 @@ class LineUpInputSerializer(StrictSerializer):
         child=serializers.IntegerField(min_value=1, max_value=10**9 - 1),
         max_length=12,
         help_text="Ids of squad players, in the order the team draw follows.",
+    )
+
+
+# -- the owner's actions ------------------------------------------------------------------------
+
+
+class SquadPlayerSerializer(StrictSerializer):
+    player = serializers.IntegerField(
+        min_value=1, max_value=10**9 - 1, help_text="Id of a player of the owner's registry."
+    )
+
+
+class NewPlayerSerializer(StrictSerializer):
+    """A player new to the owner's registry, straight into the squad."""
+
+    first_name = serializers.CharField(max_length=80)
+    last_name = serializers.CharField(max_length=80)
+    club = serializers.CharField(max_length=120, required=False, allow_blank=True, default="")
+
+
+class SquadListSerializer(StrictSerializer):
+    players = serializers.CharField(
+        max_length=20_000,
+        help_text="One player a line: “First Last” or “First Last, Club”, or first name, "
+        "last name and club separated by tabs or semicolons. Names of the registry are "
+        "taken, others added to it; all or nothing.",
+    )
+
+
+class CandidateSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    first_name = serializers.CharField()
+    last_name = serializers.CharField()
+    club = serializers.CharField()
+
+
+class ScheduleGroupSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    number = serializers.IntegerField()
+    venue = serializers.CharField()
+    tournament = serializers.CharField(help_text="Short name of the group's tournament.")
+    teams = serializers.ListField(
+        child=serializers.IntegerField(), help_text="Team ids, in the group's order."
+    )
+
+
+class MatchDaySerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    number = serializers.IntegerField()
+    date = serializers.DateField(allow_null=True)
+    dated_before = serializers.IntegerField(
+        allow_null=True,
+        help_text="The number of an earlier match day dated after this one (allowed, for a "
+        "postponed day), or null.",
+    )
+    groups = ScheduleGroupSerializer(many=True)
+
+
+class ScheduleSerializer(serializers.Serializer[Any]):
+    days = MatchDaySerializer(many=True)
+    repeats = serializers.IntegerField(help_text="Meetings of a pair of teams after its first.")
+    never_met = serializers.IntegerField(help_text="Pairs of teams that never meet.")
+
+
+class MakeScheduleSerializer(StrictSerializer):
+    """No input: the match days come from the league's teams, days and seed."""
+
+
+class DayDateSerializer(StrictSerializer):
+    number = serializers.IntegerField(min_value=1, max_value=10**9 - 1)
+    date = serializers.DateField(allow_null=True, help_text="null: no date yet.")
+
+
+class GroupVenueSerializer(StrictSerializer):
+    id = serializers.IntegerField(min_value=1, max_value=10**9 - 1)
+    venue = serializers.CharField(max_length=200, allow_blank=True)
+
+
+class PlacesSerializer(StrictSerializer):
+    match_days = DayDateSerializer(many=True, required=False, default=list)
+    groups = GroupVenueSerializer(many=True, required=False, default=list)
+
+
+class GroupDrawSerializer(StrictSerializer):
+    seed = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        default=None,
+        min_value=0,
+        max_value=2**31 - 1,
+        help_text="The same seed gives the same seating; left out: the tournament's.",
     )

@@ -8,6 +8,7 @@ from typing import Any
 
 from django.db import transaction
 from django.http import Http404
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import exceptions
@@ -32,9 +33,16 @@ from teams.api.serializers import (
 )
 from teams.models import Group, League, LineUp, SquadMember, Team
 from teams.permissions import LEAGUES, visible_leagues
-from teams.services import LeagueData, add_squad_member, add_team, create_league, set_line_up
+from teams.services import (
+    LeagueData,
+    add_squad_member,
+    add_team,
+    change_league,
+    create_league,
+    set_line_up,
+)
 from teams.standings import GroupResult, TeamDayLine, league_table, team_page
-from tournaments.models import Player
+from tournaments.models import Player, absolute_url
 from tournaments.names import by_name
 from tournaments.publication import shown_name
 
@@ -78,14 +86,28 @@ def _player(player: Player) -> dict[str, Any]:
     return {"id": player.pk, "name": name, "club": player.club}
 
 
-def _team(team: Team, squad: list[Player]) -> dict[str, Any]:
+def _team(team: Team, squad: list[Player], *, keeper: bool = False) -> dict[str, Any]:
+    """A team; its captain's link for the league's keepers only (``keeper``)."""
     return {
         "id": team.pk,
         "name": team.name,
         "club": team.club,
         "position": team.position,
         "squad": [_player(p) for p in squad],
+        "captain_token": team.captain_token if keeper else None,
+        "captain_url": absolute_url(reverse("teams:captain", args=[team.captain_token]))
+        if keeper
+        else None,
     }
+
+
+def _keeper(request: Request, league: League) -> bool:
+    return LEAGUES.may_keep(request.user, league)
+
+
+def team_answer(request: Request, league: League, team: Team) -> dict[str, Any]:
+    """A team as the API shows it, with its squad as it is now."""
+    return _team(team, _squads(league).get(team.pk, []), keeper=_keeper(request, league))
 
 
 def _day_line(line: TeamDayLine) -> dict[str, Any]:
@@ -169,6 +191,38 @@ class LeagueDetailView(ApiView):
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return Response(LeagueSerializer(_league(request, kwargs["league"])).data)
 
+    @extend_schema(
+        summary="Change a team competition (its owner)",
+        parameters=[LEAGUE],
+        request=LeagueSerializer,
+        responses={200: LeagueSerializer, **errors(400, 401, 403, 404)},
+    )
+    def put(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return self._change(request, kwargs["league"], partial=False)
+
+    @extend_schema(
+        summary="Change some settings of a team competition (its owner)",
+        parameters=[LEAGUE],
+        request=LeagueSerializer,
+        responses={200: LeagueSerializer, **errors(400, 401, 403, 404)},
+    )
+    def patch(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return self._change(request, kwargs["league"], partial=True)
+
+    def _change(self, request: Request, slug: str, *, partial: bool) -> Response:
+        league = _owned(request, slug)
+        data = validated(
+            LeagueSerializer, request.data, instance=league, partial=partial,
+            context={"request": request},
+        )  # fmt: skip
+        # What the body leaves out stays as it is (as a season's change).
+        fields = {
+            key: data[key] if key in data else getattr(league, key)
+            for key in LeagueData.__dataclass_fields__
+        }
+        changed = _call(lambda: change_league(league, LeagueData(**fields), actor=_actor(request)))
+        return Response(LeagueSerializer(changed).data)
+
 
 class LeagueTableView(ApiView):
     pagination_class = None
@@ -226,8 +280,9 @@ class TeamListView(ApiView):
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         league = _league(request, kwargs["league"])
         squads = _squads(league)
+        keeper = _keeper(request, league)
         teams = league.teams.order_by("position")
-        return Response([_team(team, squads.get(team.pk, [])) for team in teams])
+        return Response([_team(team, squads.get(team.pk, []), keeper=keeper) for team in teams])
 
     @extend_schema(
         summary="Add a team (and its squad from the owner's registry)",
@@ -248,7 +303,7 @@ class TeamListView(ApiView):
                 return team
 
         team = _call(create)
-        return Response(_team(team, _squads(league).get(team.pk, [])), status=201)
+        return Response(team_answer(request, league, team), status=201)
 
 
 class TeamDetailView(ApiView):
@@ -294,7 +349,8 @@ class TeamDetailView(ApiView):
                     "result": _day_line(day.result) if day.result and day.played else None,
                 }
             )
-        return Response({**_team(team, list(page.squad)), "days": days})
+        keeper = _keeper(request, league)
+        return Response({**_team(team, list(page.squad), keeper=keeper), "days": days})
 
 
 class LineUpView(ApiView):

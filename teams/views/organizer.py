@@ -3,8 +3,6 @@ days, and per group the line-ups and the team draw."""
 
 from __future__ import annotations
 
-import itertools
-from collections import Counter
 from typing import Any, ClassVar
 
 from django.contrib import messages
@@ -35,7 +33,7 @@ from teams.forms import (
 )
 from teams.models import Group, League, LineUp, SquadMember
 from teams.permissions import LEAGUES
-from teams.schedule import dates_out_of_order
+from teams.schedule import dates_out_of_order, meetings
 from teams.services import (
     add_squad_member,
     add_team,
@@ -278,12 +276,15 @@ class ScheduleView(OwnerMixin, TemplateView):
                 "groups__group_teams__team", "groups__tournament"
             )
         )
-        meetings: Counter[tuple[int, int]] = Counter()
-        for day in days:
-            for group in day.groups.all():
-                ids = sorted(entry.team_id for entry in group.group_teams.all())
-                meetings.update(itertools.combinations(ids, 2))
         team_count = self.league.teams.count()
+        repeats, never_met = meetings(
+            [
+                [entry.team_id for entry in group.group_teams.all()]
+                for day in days
+                for group in day.groups.all()
+            ],
+            team_count,
+        )
         posted = kwargs.get("places")
         # Dated out of order: allowed (a postponed day keeps its number and its pairings),
         # but said next to the date, so a typo does not go unnoticed.
@@ -321,8 +322,8 @@ class ScheduleView(OwnerMixin, TemplateView):
         context.update(
             days=entries,
             team_count=team_count,
-            repeats=sum(n - 1 for n in meetings.values()),
-            never_met=team_count * (team_count - 1) // 2 - len(meetings),
+            repeats=repeats,
+            never_met=never_met,
         )
         return context
 

@@ -16,6 +16,7 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 import schemathesis
@@ -25,6 +26,9 @@ from django.db import connections
 from rest_framework.authtoken.models import Token
 from schemathesis.engine import events, from_schema
 
+from teams.models import Group
+from teams.services import make_match_days
+from tests.teams.helpers import league_with_teams, organizer
 from tournaments.models import Table
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -70,7 +74,7 @@ class Run:
     errors: list[str]
 
 
-def run_schemathesis(headers: dict[str, str]) -> Run:
+def run_schemathesis(headers: dict[str, str], league: dict[str, Any]) -> Run:
     config = schemathesis.Config.from_dict(
         {
             "seed": SEED,
@@ -78,8 +82,9 @@ def run_schemathesis(headers: dict[str, str]) -> Run:
                            "database": "none"},
             "headers": headers,
             # Real addresses: tournament "herbst", series 1 running, table 1, registration 1.
+            # Alice's league "liga" (four teams, match days made): its first team and group.
             "parameters": {"slug": "herbst", "number": 1, "table": 1, "start_number": 1,
-                           "game": 1},
+                           "game": 1, **league},
             # The stateful phase is left out: it doubled the time for a few hundred cases.
             # Unexpected methods are covered by test_json_errors.py for every address.
             "phases": {"stateful": {"enabled": False},
@@ -173,7 +178,12 @@ def test_schemathesis_finds_nothing_but_deliberate_findings(
     tournament = table.series.tournament
     tournament.is_public = True
     tournament.save(update_fields=["is_public"])
-    run = run_schemathesis(_headers(persona, alice, table))
+    league, teams, _players = league_with_teams(alice, 4, slug="liga", days=2)
+    make_match_days(league, actor=organizer(alice))
+    group = Group.objects.filter(match_day__league=league).order_by("pk")[0]
+    run = run_schemathesis(
+        _headers(persona, alice, table), {"league": "liga", "team": teams[0].pk, "group": group.pk}
+    )
     assert not run.errors, run.errors
     totals: Counter[str] = Counter(cases=run.cases, server_errors=run.server_errors)
     unexpected: list[str] = []
