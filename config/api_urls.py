@@ -12,6 +12,7 @@ from rest_framework.viewsets import ViewSetMixin
 
 from archive import api as archive
 from common.api.errors import not_found
+from fees.api import views as fees
 from scoring.api.views import captain, clock, games, sheets, standings
 from scoring.api.views import series as results
 from seasons.api import players as player_pages
@@ -148,6 +149,12 @@ urlpatterns = [
         leagues.LineUpView.as_view(),
         name="league-line-ups",
     ),
+    path(T + "fees/", fees.FeeSettingsView.as_view(), name="fee-settings"),
+    path(T + "fees/desk/", fees.DeskView.as_view(), name="fee-desk"),
+    path(T + "fees/desk/<apinum:start_number>/", fees.BookingView.as_view(), name="fee-booking"),
+    path(T + "fees/report/", fees.CashReportView.as_view(), name="fee-report"),
+    path(T + "prizes/", fees.PrizeTableView.as_view(), name="prize-table"),
+    path(T + "payouts/", fees.PayoutListView.as_view(), name="payout-list"),
     path("captain/", captain.CaptainView.as_view(), name="captain"),
     # Anything else under /api/v1/ (but the schema and docs beside it): JSON 404.
     re_path(r"^(?!schema/|docs/).*$", not_found, name="not-found"),

@@ -121,6 +121,13 @@ ORGANIZER_API = {
     "anonymous": ({401}, {401}),
 }
 FEE_PAGE = {**ORGANIZER_PAGE, "cashier": (REACHED, OWNER_WRITE)}
+FEE_API = {  # the fees are private: they do not exist for anybody else signed in
+    "owner": (OK, OWNER_WRITE),
+    "cashier": (OK, OWNER_WRITE),
+    "other": ({404}, {404}),
+    "captain": ({401}, {401}),
+    "anonymous": ({401}, {401}),
+}
 PUBLIC_READ_API = {  # GET for everybody (public tournament), changes for the organizers
     "owner": (OK, OWNER_WRITE),
     "other": (OK, {403}),
@@ -247,6 +254,13 @@ EXPECT: dict[str, dict[str, tuple[Any, Any]]] = {
         "captain": (OK, set()),
         "anonymous": ({401}, set()),
     },
+    # API: fees and prizes (as the fee pages)
+    "api:fee-settings": FEE_API,
+    "api:fee-desk": FEE_API,
+    "api:fee-booking": FEE_API,
+    "api:fee-report": FEE_API,
+    "api:prize-table": FEE_API,
+    "api:payout-list": FEE_API,
     # API: tournaments and players
     "api:tournament-list": {
         "owner": (OK, OWNER_WRITE),
