@@ -325,6 +325,7 @@ SPECTACULAR_SETTINGS = {
     # Choice sets of the same field name in several resources, each named once.
     "ENUM_NAME_OVERRIDES": {
         "FeeStatusEnum": "fees.models.Booking.Kind",
+        "RefereeCallStatusEnum": "scoring.models.RefereeCall.Status",
     },
 }
 
