@@ -12,7 +12,8 @@ from rest_framework.viewsets import ViewSetMixin
 
 from archive import api as archive
 from common.api.errors import not_found
-from scoring.api.views import captain, clock, games, sheets, standings
+from fees.api import views as fees
+from scoring.api.views import captain, clock, games, referee, sheets, standings
 from scoring.api.views import series as results
 from seasons.api import players as player_pages
 from seasons.api import views as seasons
@@ -190,7 +191,31 @@ urlpatterns = [
         league_schedule.PlacesView.as_view(),
         name="league-places",
     ),
+    path(T + "fees/", fees.FeeSettingsView.as_view(), name="fee-settings"),
+    path(T + "fees/desk/", fees.DeskView.as_view(), name="fee-desk"),
+    path(T + "fees/desk/<apinum:start_number>/", fees.BookingView.as_view(), name="fee-booking"),
+    path(T + "fees/report/", fees.CashReportView.as_view(), name="fee-report"),
+    path(T + "prizes/", fees.PrizeTableView.as_view(), name="prize-table"),
+    path(T + "payouts/", fees.PayoutListView.as_view(), name="payout-list"),
+    path(T + "referee-calls/", referee.OpenCallsView.as_view(), name="referee-calls"),
+    path(T + "referee-calls/<apinum:call>/", referee.CallView.as_view(), name="referee-call"),
+    path(
+        T + "referee-calls/<apinum:call>/take/",
+        referee.TakeView.as_view(),
+        name="referee-call-take",
+    ),
+    path(
+        T + "referee-calls/<apinum:call>/rule/",
+        referee.RuleView.as_view(),
+        name="referee-call-rule",
+    ),
     path("captain/", captain.CaptainView.as_view(), name="captain"),
+    path("captain/referee-call/", referee.CaptainCallView.as_view(), name="captain-call"),
+    path(
+        "captain/referee-call/withdraw/",
+        referee.CaptainWithdrawView.as_view(),
+        name="captain-call-withdraw",
+    ),
     # Anything else under /api/v1/ (but the schema and docs beside it): JSON 404.
     re_path(r"^(?!schema/|docs/).*$", not_found, name="not-found"),
 ]

@@ -322,6 +322,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Choice sets of the same field name in several resources, each named once.
+    "ENUM_NAME_OVERRIDES": {
+        "FeeStatusEnum": "fees.models.Booking.Kind",
+        "RefereeCallStatusEnum": "scoring.models.RefereeCall.Status",
+    },
 }
 
 # HTTPS behind the TLS-terminating proxy (deploy/nginx/doko.conf sets X-Forwarded-Proto).

@@ -121,6 +121,20 @@ ORGANIZER_API = {
     "anonymous": ({401}, {401}),
 }
 FEE_PAGE = {**ORGANIZER_PAGE, "cashier": (REACHED, OWNER_WRITE)}
+FEE_API = {  # the fees are private: they do not exist for anybody else signed in
+    "owner": (OK, OWNER_WRITE),
+    "cashier": (OK, OWNER_WRITE),
+    "other": ({404}, {404}),
+    "captain": ({401}, {401}),
+    "anonymous": ({401}, {401}),
+}
+REFEREE_API = {**FEE_API, "referee": FEE_API["cashier"], "cashier": FEE_API["other"]}
+CAPTAIN_ONLY_API = {  # the captain's token, nothing else
+    "owner": ({401}, {401}),
+    "other": ({401}, {401}),
+    "captain": (OK, OWNER_WRITE),
+    "anonymous": ({401}, {401}),
+}
 PUBLIC_READ_API = {  # GET for everybody (public tournament), changes for the organizers
     "owner": (OK, OWNER_WRITE),
     "other": (OK, {403}),
@@ -247,6 +261,19 @@ EXPECT: dict[str, dict[str, tuple[Any, Any]]] = {
         "captain": (OK, set()),
         "anonymous": ({401}, set()),
     },
+    # API: fees and prizes (as the fee pages), referee calls (as the referee pages)
+    "api:fee-settings": FEE_API,
+    "api:fee-desk": FEE_API,
+    "api:fee-booking": FEE_API,
+    "api:fee-report": FEE_API,
+    "api:prize-table": FEE_API,
+    "api:payout-list": FEE_API,
+    "api:referee-calls": REFEREE_API,
+    "api:referee-call": REFEREE_API,
+    "api:referee-call-take": REFEREE_API,
+    "api:referee-call-rule": REFEREE_API,  # an empty ruling: 400
+    "api:captain-call": CAPTAIN_ONLY_API,  # an empty call: 400
+    "api:captain-call-withdraw": {**CAPTAIN_ONLY_API, "captain": (set(), {404})},  # no call
     # API: tournaments and players
     "api:tournament-list": {
         "owner": (OK, OWNER_WRITE),
@@ -758,6 +785,10 @@ def path_for(route: Route, world: World, persona: str) -> str:
         values["pk"] = RefereeCall.objects.create(
             table=table, series=table.series, reason="Streit", called_at=timezone.now(),
             game_number=1,
+        ).pk  # fmt: skip
+    elif "call" in route.params:  # an open call of table 1
+        values["call"] = RefereeCall.objects.create(
+            table=table, series=table.series, reason="Streit", called_at=timezone.now(),
         ).pk  # fmt: skip
     elif route.name in ("archive:import-status", "api:archive-import-status",
                         "api:archive-import-confirm"):  # fmt: skip

@@ -48,3 +48,15 @@ def kept(
     thing = seen(request, ownership, slug, queryset)
     require_keeper(request, ownership, thing, code, message)
     return thing
+
+
+def kept_only(request: Request, ownership: Ownership[M], slug: str) -> M:
+    """The thing with this slug for those who keep it; a private resource of it (its fees,
+    its referee calls) does not exist for anybody else, public or not: 404. Anonymous
+    requesters get 401 whatever the slug, so the answer says nothing about the thing."""
+    if not request.user.is_authenticated:
+        raise exceptions.NotAuthenticated()
+    thing = ownership.model._default_manager.filter(slug=slug).first()
+    if thing is None or not ownership.may_keep(request.user, thing):
+        raise Http404
+    return thing

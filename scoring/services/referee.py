@@ -11,7 +11,10 @@ is in the change log (``scoring.referee.*``).
 
 One open call per table (the database's constraint ``referee_call_one_open``): calling
 again while one is open, a double tap or a retried request whose answer was lost, answers
-the open call and writes nothing.
+the open call and writes nothing. A call and a ruling may carry an idempotency key (the
+API's ``Idempotency-Key``), kept on their change log entry like a game's: the same request
+again, even after the call was ruled, answers that call and writes nothing; the same key
+with other input is refused (``idempotency_key_reused``).
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ from common.services import Refusal, ServiceError
 from scoring.models import MAX_CALL_REASON, AuditEntry, Game, RefereeCall
 from scoring.services.clock import MAX_REASON, extend_table
 from scoring.services.deductions import add_deduction
-from scoring.services.entry import save_game
+from scoring.services.entry import earlier_with_key, fingerprint, save_game
 from tournaments.models import Registration, Table
 from tournaments.permissions import may_referee
 from tournaments.services.lifecycle import require_running
@@ -45,6 +48,7 @@ class CallOutcome:
 
     call: RefereeCall
     created: bool = False
+    replayed: bool = False  # the same request again (its idempotency key): nothing written
 
 
 @dataclass(frozen=True)
@@ -123,7 +127,32 @@ def _referee(table: Table, actor: Actor) -> None:
         )
 
 
-def _audit(call: RefereeCall, action: str, actor: Actor, after: dict[str, Any]) -> None:
+def _replayed(table: Table, key: str | None, sent: dict[str, Any]) -> RefereeCall | None:
+    """The call an earlier request with this key and input made or ruled, if any. A table's
+    keys are one set, shared with its games (the database keeps them unique per table)."""
+    entry = earlier_with_key(AuditEntry.objects.filter(table_id=table.pk), key, sent)
+    if entry is None:
+        return None
+    pk = entry.after.get("call") if isinstance(entry.after, dict) else None
+    found = RefereeCall.objects.filter(pk=pk).first() if isinstance(pk, int) else None
+    if found is None:  # the key belongs to a game or a clock change of this table
+        raise ServiceError(
+            "idempotency_key_reused",
+            _("This idempotency key was already used for a different entry."),
+            field="Idempotency-Key",
+        )
+    return found
+
+
+def _audit(
+    call: RefereeCall,
+    action: str,
+    actor: Actor,
+    after: dict[str, Any],
+    *,
+    key: str | None = None,
+    sent: dict[str, Any] | None = None,
+) -> None:
     AuditEntry.objects.create(
         tournament_id=call.series.tournament_id,
         table_id=call.table_id,
@@ -134,6 +163,8 @@ def _audit(call: RefereeCall, action: str, actor: Actor, after: dict[str, Any]) 
         via=actor.describe(call.table.number),
         device=actor.device,
         reason=call.reason,
+        idempotency_key=key or "",
+        fingerprint=fingerprint(sent) if key else "",
     )
 
 
@@ -162,10 +193,16 @@ def call_referee(
     actor: Actor,
     link: str = "",
     game_number: int | None = None,
+    idempotency_key: str | None = None,
 ) -> CallOutcome:
     """The captain calls the referee to his table. While a call of the table is open the
-    open one is the answer (a double tap, a retry): nothing is written twice."""
+    open one is the answer (a double tap, a retry): nothing is written twice. A request
+    with the key of an earlier one answers that one's call, whatever became of it."""
     _captain_of(table, actor, link)
+    sent = {"action": "call", "reason": reason, "game": game_number}
+    earlier = _replayed(table, idempotency_key, sent)
+    if earlier is not None:
+        return CallOutcome(earlier, created=True, replayed=True)
     require_running(table.series)
     existing = open_call(table)
     if existing is not None:
@@ -195,7 +232,10 @@ def call_referee(
             raise
         return CallOutcome(found)
     call.table = table
-    _audit(call, "scoring.referee.called", actor, {"game": game_number})
+    _audit(
+        call, "scoring.referee.called", actor, {"game": game_number},
+        key=idempotency_key, sent=sent,
+    )  # fmt: skip
     return CallOutcome(call, created=True)
 
 
@@ -209,11 +249,12 @@ def take_call(call: RefereeCall, *, actor: Actor) -> RefereeCall:
     if call.status == RefereeCall.Status.TAKEN:
         if call.taken_by_id == actor.user.pk:
             return call
+        name = call.taken_by.get_username() if call.taken_by else ""
         raise ServiceError(
             "already_taken",
-            _("%(name)s has already taken this call.")
-            % {"name": call.taken_by.get_username() if call.taken_by else _("Another referee")},
+            _("%(name)s has already taken this call.") % {"name": name or _("Another referee")},
             refusal=Refusal.CONFLICT,
+            data={"taken_by": name},
         )
     call.status = RefereeCall.Status.TAKEN
     call.taken_by = actor.user
@@ -232,16 +273,25 @@ def rule_call(
     extension_minutes: int = 0,
     deduction: DeductionOrder | None = None,
     correction: dict[str, Any] | None = None,
+    idempotency_key: str | None = None,
 ) -> RefereeCall:
     """The referee's ruling, in one transaction: the ruling's text; Nachspielzeit for the
     table when the interruption cost time (``extend_table``); a deduction (TSR 9.7,
     ``add_deduction``); the game concerned confirmed as entered, or corrected
     (``correction``: the game's facts, through ``save_game``, the correction use case).
     A call not yet taken is taken by the ruling referee; one another referee took is his
-    to rule."""
+    to rule. A request with the key of an earlier ruling answers that ruled call."""
     call = _locked(call)
     table = call.table
     _referee(table, actor)
+    sent = {
+        "action": "rule", "call": call.pk, "ruling": ruling, "minutes": extension_minutes,
+        "deduction": [deduction.seat, deduction.points] if deduction else None,
+        "correction": correction,
+    }  # fmt: skip
+    earlier = _replayed(table, idempotency_key, sent)
+    if earlier is not None:
+        return earlier
     _still_open(call)
     if call.status == RefereeCall.Status.TAKEN and call.taken_by_id != actor.user.pk:
         raise ServiceError(
@@ -311,6 +361,8 @@ def rule_call(
             "verdict": call.verdict,
             "deduction": deduction.points if deduction else None,
         },
+        key=idempotency_key,
+        sent=sent,
     )
     return call
 
