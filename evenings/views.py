@@ -357,12 +357,15 @@ class TableView(TableMixin):
             (self.table.seats[p], names.get(self.table.seats[p], "?")) for p in state.turn.playing
         ]
         initial = {"key": secrets.token_urlsafe(12), "number": len(state.games) + 1}
+        seated = list(self.table.seats)
         quick = QuickForm(
-            data if kind == "quick" else None, playing=playing, rs=rs, initial=initial, prefix="q"
-        )
+            data if kind == "quick" else None, playing=playing, rs=rs, seated=seated,
+            initial=initial, prefix="q",
+        )  # fmt: skip
         full = FullForm(
-            data if kind == "full" else None, playing=playing, rs=rs, initial=initial, prefix="f"
-        )
+            data if kind == "full" else None, playing=playing, rs=rs, seated=seated,
+            initial=initial, prefix="f",
+        )  # fmt: skip
         return quick, full
 
     def page(
@@ -408,41 +411,14 @@ class TableView(TableMixin):
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         kind = "full" if request.POST.get("kind") == "full" else "quick"
-        key = request.POST.get("f-key" if kind == "full" else "q-key", "")
-        if key and self.table.games.filter(key=key).exists():  # a retry: the first answer
-            return redirect("evenings:table", token=self.table.token)
         state = services.table_state(self.table)
         quick, full = self.forms(state, request.POST, kind)
         form: QuickForm | FullForm = full if kind == "full" else quick
         if form.is_valid():
             data = form.cleaned_data
-            entry: services.QuickData | services.FullData
-            if kind == "quick":
-                entry = services.QuickData(
-                    winners=tuple(int(w) for w in data["winners"]), value=data["the_value"],
-                    solo=data["solo"], triggers=tuple(data["triggers"]),
-                )  # fmt: skip
-            else:
-                playing = [self.table.seats[p] for p in state.turn.playing]
-                record: dict[str, Any] = {
-                    "contract": data["contract"],
-                    "re": [playing.index(int(p)) + 1 for p in data["re"] if int(p) in playing],
-                    "re_points": data["re_points"],
-                    "announcements": {
-                        "re": data["re_announcement"] or None,
-                        "kontra": data["kontra_announcement"] or None,
-                    },
-                }
-                if data["contract"] == "solo":
-                    record.update(solo=data["solo"] or None, compulsory=False, forced=False)
-                if data["contract"] == "hochzeit":
-                    record["hochzeit_partner_trick"] = None
-                if data.get("four_tens"):
-                    record["four_tens"] = True
-                entry = services.FullData(record)
             try:
                 game = services.enter_game(
-                    self.table, data["number"], entry, key=data["key"], actor=self.actor()
+                    self.table, data["number"], form.entry(), key=data["key"], actor=self.actor()
                 )
             except ServiceError as exc:
                 fields = {"value": "value", "winners": "winners", "triggers": "triggers",
