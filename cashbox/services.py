@@ -51,7 +51,8 @@ def _require_keeper(club: Club, actor: Actor) -> Any:
     return user
 
 
-def _locked(club: Club) -> Club:
+def locked_club(club: Club) -> Club:
+    """The club's row, locked: the cash box's use cases are taken one after the other."""
     return Club.objects.select_for_update().get(pk=club.pk)
 
 
@@ -97,8 +98,16 @@ def _signed(data: BookingData) -> int:
 @transaction.atomic
 def book(club: Club, data: BookingData, *, actor: Actor) -> Booking:
     """Book money into or out of the club's cash box (its owners and cashiers)."""
-    club = _locked(club)
-    user = _require_keeper(club, actor)
+    club = locked_club(club)
+    _require_keeper(club, actor)
+    return add_booking(club, data, actor=actor)
+
+
+def add_booking(club: Club, data: BookingData, *, actor: Actor) -> Booking:
+    """Check, store and log one booking, inside the caller's transaction and with the club's
+    row locked by the caller (``locked_club``). Who may book is the caller's question:
+    ``book`` asks it for the cash box's own form, an app above asks its own rule (the
+    evenings: a closed evening's payments, ``clubs.roles.EVENING_PAYMENTS``)."""
     cents = _signed(data)
     text = data.text.strip()
     if not text:
@@ -116,7 +125,8 @@ def book(club: Club, data: BookingData, *, actor: Actor) -> Booking:
         raise ServiceError("not_member", _("Choose a member of the club."), "member")
     booking = Booking.objects.create(
         club=club, kind=data.kind, cents=cents, booked_on=data.booked_on, text=text,
-        member_id=data.member, booked_by=user, via=actor.describe(),
+        member_id=data.member, booked_by=actor.user if getattr(actor.user, "pk", None) else None,
+        via=actor.describe(),
     )  # fmt: skip
     _log(club, "cashbox.booking.added", actor, after=_entry(booking))
     return booking
@@ -125,7 +135,7 @@ def book(club: Club, data: BookingData, *, actor: Actor) -> Booking:
 @transaction.atomic
 def reverse_booking(club: Club, booking_id: int, *, actor: Actor) -> Booking:
     """Book the opposite of the booking ``booking_id``, dated today; once per booking."""
-    club = _locked(club)
+    club = locked_club(club)
     user = _require_keeper(club, actor)
     original = Booking.objects.filter(club=club, pk=booking_id).first()
     if original is None:

@@ -17,7 +17,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views import View
 
-from cashbox import services
+from cashbox import services, sources
 from cashbox.exports import XLSX, ledger_rows, to_csv, to_xlsx
 from cashbox.forms import FIELDS, BookingForm, SettlementForm, settlement_problem
 from cashbox.models import Booking
@@ -26,6 +26,7 @@ from cashbox.permissions import is_member, keeps_cashbox
 from cashbox.settlement import EXACT_UP_TO, Mode, Rate, Settlement, SettlementError, settle
 from clubs.models import Club
 from common.actors import ORGANIZER, Actor
+from common.links import Link
 from common.services import ServiceError
 
 
@@ -64,6 +65,7 @@ class Line:
     amount: str
     balance: str
     incoming: bool
+    source: Link | None = None  # where it came from (an evening), said by an app above
 
 
 class LedgerView(ClubPageMixin, View):
@@ -77,12 +79,13 @@ class LedgerView(ClubPageMixin, View):
 
     def page(self, request: HttpRequest, form: BookingForm, status: int = 200) -> HttpResponse:
         bookings = list(services.ledger(self.club))
+        origins = sources.links([b.pk for b in bookings])
         lines, running = [], 0
         for booking in bookings:
             running += booking.cents
-            lines.append(
-                Line(booking, money(booking.cents, True), money(running), booking.cents > 0)
-            )
+            amount = money(booking.cents, True)
+            origin = origins.get(booking.pk)
+            lines.append(Line(booking, amount, money(running), booking.cents > 0, origin))
         lines.reverse()  # newest first
         context = {
             "club": self.club,

@@ -7,10 +7,11 @@ class EveningsConfig(AppConfig):
     verbose_name = _("Evenings")
 
     def ready(self) -> None:
+        from cashbox import sources
         from clubs.links import CLUB
         from common.changelog import ActionKind, register_actions
         from evenings.demo import evenings_in_demo
-        from evenings.links import club_links
+        from evenings.links import booking_sources, club_links
         from scoring.demo import demo_built
 
         register_actions(
@@ -26,7 +27,11 @@ class EveningsConfig(AppConfig):
                     "evening-game-deleted", _("Game deleted at an evening")
                 ),
                 "evenings.evening.closed": ActionKind("evening-closed", _("Evening closed")),
+                "evenings.evening.booked": ActionKind(
+                    "evening-booked", _("Evening booked into the cash box")
+                ),
             }
         )
         CLUB.contribute(self.name, club_links)
+        sources.contribute(self.name, booking_sources)
         demo_built.connect(evenings_in_demo, dispatch_uid="evenings-demo-group")

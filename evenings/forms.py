@@ -1,10 +1,12 @@
-"""The evening's forms: they parse what was typed and keep it on an error; the services
-decide. Every error stands next to its field."""
+"""The evening's forms: they parse what was typed and keep it on an error, and turn it into
+what the services take (``entry()``); the services decide. Every error stands next to its
+field."""
 
 from __future__ import annotations
 
 import datetime
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from django import forms
@@ -12,6 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from evenings.models import PROFILE_CHOICES, Evening, Group
+from evenings.services import FullData, QuickData
 from rules.contracts import SoloType
 from rules.ruleset import BockTrigger, RuleSet
 from seasons.rules import EVENING_PRESET_LABELS
@@ -102,10 +105,43 @@ class DrawForm(forms.Form):
         self.fields["players"].choices = choices  # type: ignore[attr-defined]
 
 
-class QuickForm(forms.Form):
+class PlayersField(forms.MultipleChoiceField):
+    """Players of the table: offers the four who play, accepts everybody seated. A retried
+    entry was typed when others may have played; whether they play is the service's
+    question (it answers a retry with the game it entered the first time)."""
+
+    seated: frozenset[str] = frozenset()
+
+    def valid_value(self, value: Any) -> bool:
+        return str(value) in self.seated or super().valid_value(value)
+
+
+class EntryForm(forms.Form):
+    """What the quick and the full entry share: the retry's key, the game's number, the
+    four who play (``playing``: id and name, in playing order) and who sits at the table."""
+
     key = forms.CharField(widget=forms.HiddenInput, max_length=64)
     number = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
-    winners = forms.MultipleChoiceField(label=_("Who won"), widget=forms.CheckboxSelectMultiple)
+
+    def __init__(
+        self,
+        *args: Any,
+        playing: list[tuple[int, str]],
+        rs: RuleSet,
+        seated: Sequence[int] = (),
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.playing = [pk for pk, _name in playing]
+        self.rs = rs
+        for field in self.fields.values():
+            if isinstance(field, PlayersField):
+                field.choices = playing
+                field.seated = frozenset(str(pk) for pk in seated)
+
+
+class QuickForm(EntryForm):
+    winners = PlayersField(label=_("Who won"), widget=forms.CheckboxSelectMultiple)
     value = forms.TypedChoiceField(
         label=_("Value"), coerce=int, required=False, widget=forms.RadioSelect,
         choices=[(v, str(v)) for v in VALUE_BUTTONS],
@@ -116,13 +152,10 @@ class QuickForm(forms.Form):
         label=_("Bock because of"), required=False, widget=forms.CheckboxSelectMultiple
     )
 
-    def __init__(
-        self, *args: Any, playing: list[tuple[int, str]], rs: RuleSet, **kwargs: Any
-    ) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["winners"].choices = playing  # type: ignore[attr-defined]
         self.fields["triggers"].choices = [  # type: ignore[attr-defined]
-            (t.value, label) for t, label in TRIGGER_LABELS.items() if t in rs.bock_triggers
+            (t.value, label) for t, label in TRIGGER_LABELS.items() if t in self.rs.bock_triggers
         ]
 
     def clean(self) -> dict[str, Any]:
@@ -133,10 +166,16 @@ class QuickForm(forms.Form):
         data["the_value"] = value
         return data
 
+    def entry(self) -> QuickData:
+        """The quick entry for ``services.enter_game`` (after ``is_valid``)."""
+        data = self.cleaned_data
+        return QuickData(
+            winners=tuple(int(w) for w in data["winners"]), value=data["the_value"],
+            solo=data["solo"], triggers=tuple(data["triggers"]),
+        )  # fmt: skip
 
-class FullForm(forms.Form):
-    key = forms.CharField(widget=forms.HiddenInput, max_length=64)
-    number = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
+
+class FullForm(EntryForm):
     contract = forms.ChoiceField(
         label=_("Game"),
         choices=[("normal", _("normal game")), ("solo", _("solo")),
@@ -147,7 +186,7 @@ class FullForm(forms.Form):
         label=_("Solo type"), required=False,
         choices=[("", "–"), *((s.value, s.value.capitalize()) for s in SoloType)],
     )  # fmt: skip
-    re = forms.MultipleChoiceField(label=_("Re"), widget=forms.CheckboxSelectMultiple)
+    re = PlayersField(label=_("Re"), widget=forms.CheckboxSelectMultiple)
     re_points = forms.IntegerField(label=_("Re's card points"), min_value=0, max_value=240)
     re_announcement = forms.ChoiceField(
         label=_("Re announced"), required=False, choices=ANNOUNCEMENTS
@@ -157,13 +196,33 @@ class FullForm(forms.Form):
     )
     four_tens = forms.BooleanField(label=_("Trick of four tens"), required=False)
 
-    def __init__(
-        self, *args: Any, playing: list[tuple[int, str]], rs: RuleSet, **kwargs: Any
-    ) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["re"].choices = playing  # type: ignore[attr-defined]
-        if BockTrigger.FOUR_TENS not in rs.bock_triggers:
+        if BockTrigger.FOUR_TENS not in self.rs.bock_triggers:
             del self.fields["four_tens"]
+
+    def entry(self) -> FullData:
+        """The engine's game record from what was typed (after ``is_valid``): Re's players as
+        seats 1..4 of the four who play; one who sits out is left out, and the engine then
+        says who is missing."""
+        data = self.cleaned_data
+        chosen = [int(p) for p in data["re"]]
+        record: dict[str, Any] = {
+            "contract": data["contract"],
+            "re": [self.playing.index(p) + 1 for p in chosen if p in self.playing],
+            "re_points": data["re_points"],
+            "announcements": {
+                "re": data["re_announcement"] or None,
+                "kontra": data["kontra_announcement"] or None,
+            },
+        }
+        if data["contract"] == "solo":
+            record.update(solo=data["solo"] or None, compulsory=False, forced=False)
+        if data["contract"] == "hochzeit":
+            record["hochzeit_partner_trick"] = None
+        if data.get("four_tens"):
+            record["four_tens"] = True
+        return FullData(record)
 
 
 def today() -> datetime.date:

@@ -16,6 +16,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from cashbox.models import Booking
 from clubs.models import Club
 from common.models import ChangeLog
 from rules.ruleset import PROFILES
@@ -174,6 +175,30 @@ class EveningGame(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table} game {self.number}"
+
+
+class EveningPayment(models.Model):
+    """A player's payment of a closed evening, booked into the club's cash box as a
+    contribution: one per evening and player (the constraint makes booking an evening twice
+    book nothing twice). A reversal in the cash box leaves it here: the evening stays booked."""
+
+    evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="payments")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    booking = models.OneToOneField(
+        Booking, on_delete=models.PROTECT, related_name="evening_payment"
+    )
+    cents = models.PositiveIntegerField()
+
+    class Meta:
+        ordering = ["pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["evening", "player"], name="evenings_payment_once_per_player"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.evening}: {self.player} {self.cents} ct"
 
 
 class EveningChange(ChangeLog):

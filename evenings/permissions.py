@@ -17,8 +17,19 @@ GROUPS: Ownership[Group] = Ownership(
 )
 
 
+#: Who books a closed evening's payments into the club's cash box (``clubs.roles``: owners,
+#: organizers and cashiers).
+PAYMENTS: Ownership[Group] = Ownership(
+    Group, keepers="club", roles=roles.keeping_roles(roles.EVENING_PAYMENTS)
+)
+
+
 def keeps_evenings(user: Any, club: Club) -> bool:
     return GROUPS.may_keep_in(user, club.pk)
+
+
+def may_book_payments(user: Any, club: Club) -> bool:
+    return PAYMENTS.may_keep_in(user, club.pk)
 
 
 def is_member(user: Any, club: Club) -> bool:
@@ -29,3 +40,9 @@ def is_member(user: Any, club: Club) -> bool:
 
 def may_see(user: Any, group: Group) -> bool:
     return GROUPS.may_see(user, group)
+
+
+def may_see_result(user: Any, group: Group) -> bool:
+    """An evening's result: whoever sees the group, and who books its payments (a cashier
+    does not keep the evenings but books what they bring in)."""
+    return may_see(user, group) or may_book_payments(user, group.club)

@@ -14,6 +14,7 @@ urlpatterns = [
     path(f"{GROUP}abend/<int:evening>/", views.EveningView.as_view(), name="evening"),
     path(f"{GROUP}abend/<int:evening>/tische/", views.TablesView.as_view(), name="tables"),
     path(f"{GROUP}abend/<int:evening>/schliessen/", views.CloseView.as_view(), name="close"),
+    path(f"{GROUP}abend/<int:evening>/kasse/", views.BookView.as_view(), name="book"),
     path(
         "runden/<slug:club>/<slug:runde>/abend/<int:evening>/",
         views.ResultView.as_view(),

@@ -1,5 +1,6 @@
 """The evening's pages: the organizers' (groups, a group, an evening with its tables and
-their links), the table's live page through its private link, and the evening's result.
+their links), the table's live page through its private link, the evening's result and
+the button that books its payments into the club's cash box (``evenings.payments``).
 They parse, check who may act (``evenings.permissions``) and present; the use cases are in
 ``evenings.services``. Outside the club the organizer pages do not exist (404)."""
 
@@ -20,10 +21,11 @@ from django.utils.translation import gettext as _
 from django.views import View
 
 from cashbox.money import format_cents
+from cashbox.permissions import keeps_cashbox
 from clubs.models import Club
 from common.actors import ORGANIZER, Actor
 from common.services import ServiceError
-from evenings import services
+from evenings import payments, services
 from evenings.championship import championship
 from evenings.doors import TABLE_LINK
 from evenings.forms import (
@@ -36,7 +38,7 @@ from evenings.forms import (
     QuickForm,
 )
 from evenings.models import Evening, EveningTable, Group
-from evenings.permissions import is_member, keeps_evenings, may_see
+from evenings.permissions import is_member, keeps_evenings, may_book_payments, may_see_result
 from rules.bock import BockState
 from seasons.rules import EVENING_PRESET_LABELS
 from tournaments.models import Player
@@ -356,13 +358,32 @@ def result_context(evening: Evening) -> dict[str, Any]:
     }  # fmt: skip
 
 
+def cashbox_context(evening: Evening, user: Any) -> dict[str, Any]:
+    """The evening's payments into the cash box, for those who book them: booked (how
+    many, how much, how many reversed since) or still to book (and the button)."""
+    if evening.status != Evening.Status.CLOSED or not may_book_payments(user, evening.group.club):
+        return {"show": False}
+    done = payments.payments_of(evening)
+    due = payments.to_book(evening)
+    return {
+        "show": True,
+        "booked": bool(done),
+        "count": len(done),
+        "total": money(sum(p.cents for p in done) if done else sum(cents for _p, _n, cents in due)),
+        "reversed": len([p for p in done if getattr(p, "is_reversed", False)]),
+        "due": len(due),
+        "ledger": keeps_cashbox(user, evening.group.club),
+    }
+
+
 class ResultView(View):
-    """The evening's result: balances and transfers; for the public only if the group is."""
+    """The evening's result: balances and transfers; for the public only if the group is;
+    for those who book its payments, whether they are in the cash box."""
 
     def get(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         club = get_object_or_404(Club, slug=kwargs["club"])
         group = get_object_or_404(Group, club=club, slug=kwargs["runde"])
-        if not may_see(request.user, group):
+        if not may_see_result(request.user, group):
             raise Http404
         evening = get_object_or_404(Evening, group=group, pk=kwargs["evening"])
         context = {
@@ -370,9 +391,49 @@ class ResultView(View):
             "group": group,
             "evening": evening,
             "keeps": keeps_evenings(request.user, club),
+            "cashbox": cashbox_context(evening, request.user),
             **result_context(evening),
         }
         return render(request, "evenings/result.html", context)
+
+
+class BookView(LoginRequiredMixin, View):
+    """POST: book the closed evening's payments into the club's cash box (its owners,
+    organizers and cashiers: other members 403, everybody else 404). Again, or retried: the
+    same answer, nothing booked twice."""
+
+    http_method_names = ["post"]
+
+    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        if not request.user.is_authenticated:
+            return self.handle_no_permission()
+        club = get_object_or_404(Club, slug=kwargs["club"])
+        if not is_member(request.user, club):
+            raise Http404
+        if not may_book_payments(request.user, club):
+            raise PermissionDenied
+        return super().dispatch(request, *args, **kwargs)
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        group = get_object_or_404(Group, club__slug=kwargs["club"], slug=kwargs["runde"])
+        evening = get_object_or_404(Evening, group=group, pk=kwargs["evening"])
+        actor = Actor(ORGANIZER, user=request.user)
+        try:
+            booked = payments.book_payments(evening, actor=actor)
+        except ServiceError as exc:
+            messages.error(request, exc.message)
+        else:
+            messages.success(
+                request,
+                ngettext(
+                    "The evening is booked into the cash box: %(count)d payment, %(total)s.",
+                    "The evening is booked into the cash box: %(count)d payments, %(total)s.",
+                    len(booked.payments),
+                )
+                % {"count": len(booked.payments), "total": money(booked.cents)},
+            )
+        return redirect("evenings:result", club=group.club.slug, runde=group.slug,
+                        evening=evening.pk)  # fmt: skip
 
 
 class TableMixin(View):
@@ -401,12 +462,15 @@ class TableView(TableMixin):
             (self.table.seats[p], names.get(self.table.seats[p], "?")) for p in state.turn.playing
         ]
         initial = {"key": secrets.token_urlsafe(12), "number": len(state.games) + 1}
+        seated = list(self.table.seats)
         quick = QuickForm(
-            data if kind == "quick" else None, playing=playing, rs=rs, initial=initial, prefix="q"
-        )
+            data if kind == "quick" else None, playing=playing, rs=rs, seated=seated,
+            initial=initial, prefix="q",
+        )  # fmt: skip
         full = FullForm(
-            data if kind == "full" else None, playing=playing, rs=rs, initial=initial, prefix="f"
-        )
+            data if kind == "full" else None, playing=playing, rs=rs, seated=seated,
+            initial=initial, prefix="f",
+        )  # fmt: skip
         return quick, full
 
     def page(
@@ -452,41 +516,14 @@ class TableView(TableMixin):
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         kind = "full" if request.POST.get("kind") == "full" else "quick"
-        key = request.POST.get("f-key" if kind == "full" else "q-key", "")
-        if key and self.table.games.filter(key=key).exists():  # a retry: the first answer
-            return redirect("evenings:table", token=self.table.token)
         state = services.table_state(self.table)
         quick, full = self.forms(state, request.POST, kind)
         form: QuickForm | FullForm = full if kind == "full" else quick
         if form.is_valid():
             data = form.cleaned_data
-            entry: services.QuickData | services.FullData
-            if kind == "quick":
-                entry = services.QuickData(
-                    winners=tuple(int(w) for w in data["winners"]), value=data["the_value"],
-                    solo=data["solo"], triggers=tuple(data["triggers"]),
-                )  # fmt: skip
-            else:
-                playing = [self.table.seats[p] for p in state.turn.playing]
-                record: dict[str, Any] = {
-                    "contract": data["contract"],
-                    "re": [playing.index(int(p)) + 1 for p in data["re"] if int(p) in playing],
-                    "re_points": data["re_points"],
-                    "announcements": {
-                        "re": data["re_announcement"] or None,
-                        "kontra": data["kontra_announcement"] or None,
-                    },
-                }
-                if data["contract"] == "solo":
-                    record.update(solo=data["solo"] or None, compulsory=False, forced=False)
-                if data["contract"] == "hochzeit":
-                    record["hochzeit_partner_trick"] = None
-                if data.get("four_tens"):
-                    record["four_tens"] = True
-                entry = services.FullData(record)
             try:
                 game = services.enter_game(
-                    self.table, data["number"], entry, key=data["key"], actor=self.actor()
+                    self.table, data["number"], form.entry(), key=data["key"], actor=self.actor()
                 )
             except ServiceError as exc:
                 fields = {"value": "value", "winners": "winners", "triggers": "triggers",

@@ -238,10 +238,13 @@ EXPECT: dict[str, dict[str, tuple[Any, Any]]] = {
     "evenings:evening": EVENING_PAGE,
     "evenings:tables": EVENING_PAGE,
     "evenings:close": EVENING_PAGE,
+    # an evening's payments into the cash box: its owners and organizers, and the cashiers
+    "evenings:book": {**EVENING_PAGE, "cashier": (REACHED, OWNER_WRITE)},
     "evenings:table": EVENING_TABLE,
     "evenings:undo": EVENING_TABLE,
-    "evenings:result": {  # a private group: only its keepers see it
+    "evenings:result": {  # a private group: only its keepers see it, and who books its payments
         "owner": (OK, set()),
+        "cashier": (OK, set()),
         "other": (GUESS, set()),
         "captain": (GUESS, set()),
         "anonymous": (GUESS, set()),

@@ -43,6 +43,8 @@ def test_roles_as_data() -> None:
         assert roles.keeping_roles(kind) == (roles.OWNER, roles.ORGANIZER)
     assert roles.keeping_roles(roles.CASHBOX) == (roles.OWNER, roles.CASHIER)
     assert roles.keeping_roles(roles.FEES) == (roles.OWNER, roles.ORGANIZER, roles.CASHIER)
+    payments = roles.keeping_roles(roles.EVENING_PAYMENTS)  # an evening's into the cash box
+    assert payments == (roles.OWNER, roles.ORGANIZER, roles.CASHIER)
     rulings = roles.keeping_roles(roles.RULINGS)  # the referee calls of the club's tournaments
     assert rulings == (roles.OWNER, roles.ORGANIZER, roles.REFEREE)
     with pytest.raises(ValueError):

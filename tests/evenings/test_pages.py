@@ -107,6 +107,37 @@ def test_a_full_entry_through_the_link(club_a: Club) -> None:
     assert "Bock: noch 4 Spiele" in page
 
 
+def test_a_retried_full_entry_gets_the_first_game_after_the_deal_moved_on(
+    club_a: Club,
+) -> None:
+    group = make_group(club_a, 6)
+    _, (table,) = make_evening(group)
+    client = page_client(language="de")
+    url = reverse("evenings:table", args=[table.token])
+    who = playing(table)
+    data = {"kind": "full", "f-key": "f1", "f-number": "1", "f-contract": "normal",
+            "f-re": [str(who[0]), str(who[2])], "f-re_points": "150"}  # fmt: skip
+    first = client.post(url, data, follow=True)
+    assert set(playing(table)) != set(who)  # the next game: others play
+    again = client.post(url, data, follow=True)
+    assert again.redirect_chain == first.redirect_chain
+    assert [str(m) for m in again.context["messages"]] == ["Spiel 1 eingetragen."]
+    game = EveningGame.objects.get(table=table)
+    assert game.points[str(who[0])] > 0 and game.points[str(who[2])] > 0
+
+
+def test_a_sitting_out_player_as_winner_is_refused_next_to_the_field(club_a: Club) -> None:
+    group = make_group(club_a, 5)
+    _, (table,) = make_evening(group)
+    client = page_client(language="de")
+    url = reverse("evenings:table", args=[table.token])
+    (out,) = set(table.seats) - set(playing(table))
+    response = client.post(url, _quick_post(table, 1, "k", [playing(table)[0], out], "1"))
+    assert response.status_code == 400
+    assert "Wählen Sie die Gewinner unter den vier, die spielen." in response.content.decode()
+    assert not EveningGame.objects.exists()
+
+
 def test_undo_deletes_the_last_game(club_a: Club) -> None:
     group = make_group(club_a, 4)
     _, (table,) = make_evening(group)
