@@ -197,6 +197,8 @@ def summarize(archive: ArchiveIn) -> dict[str, Any]:
         "games": count_games(archive),
         "source_site": str(archive.source.get("source", {}).get("site", "")),
         "source_slug": str(archive.source.get("source", {}).get("slug", "")),
+        # Version 1 holds no consent: its new players come in anonymous (docs/archive.md).
+        "version": archive.version,
     }
 
 

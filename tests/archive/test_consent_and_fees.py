@@ -8,10 +8,12 @@ from __future__ import annotations
 import copy
 import datetime
 import json
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import translation
 from freezegun import freeze_time
 
@@ -22,11 +24,12 @@ from common.actors import ORGANIZER, Actor
 from fees.models import Booking, FeeSettings, Prize, ReducedFee
 from fees.services import FeeData, PrizeLine, book_fee, save_fees, save_prizes
 from scoring.standings import overall_standings
-from tests.factories import RE_WINS, build_world, make_tournament, make_user, play
+from tests.factories import RE_WINS, build_world, make_tournament, make_user, page_client, play
 from tournaments.models import NameForm, Player, RegistryChange, Tournament
 from tournaments.services.privacy import CONSENT_CHANGED, anonymize_player
 
 pytestmark = pytest.mark.django_db
+Capture = Callable[..., Any]
 
 NAMES = [("Anna", "Schmidt"), ("Bernd", "Meier"), ("Carla", "Weber"), ("Dieter", "Roth"),
          ("Emil", "Jung"), ("Frieda", "Klein"), ("Gustav", "Lang"), ("Hanna", "Berg")]  # fmt: skip
@@ -129,13 +132,7 @@ def test_the_round_trip_with_consent_and_fees_is_byte_for_byte() -> None:
 def test_an_archive_of_version_1_imports_its_new_players_anonymous() -> None:
     """No consent in the file: nothing is presumed. Players found in the registry keep the
     consent the registry holds."""
-    archive = as_json(played(make_user("orga")))
-    old = copy.deepcopy(archive)
-    old["version"] = 1
-    del old["fees"]
-    for p in old["players"]:
-        for key in ("name_form", "minor", "guardian_consent", "consent_at"):
-            del p[key]
+    old = version_1(as_json(played(make_user("orga"))))
     old["players"] = [p for p in old["players"] if p["first_name"]]  # v1 held no anonymized
     old["registrations"] = [r for r in old["registrations"] if r["start_number"] != 4]
     for s in old["series"]:
@@ -233,3 +230,41 @@ def test_broken_consent_and_fees_are_named() -> None:
     assert [str(p) for p in caught.value.problems] == [
         "fees, booking 2: The key kind appears twice."
     ]
+
+
+def version_1(archive: dict[str, Any]) -> dict[str, Any]:
+    """``archive`` as this server wrote it before consent and fees travelled."""
+    old = copy.deepcopy(archive)
+    old["version"] = 1
+    del old["fees"]
+    for p in old["players"]:
+        for key in ("name_form", "minor", "guardian_consent", "consent_at"):
+            del p[key]
+    return old
+
+
+@pytest.mark.parametrize(
+    ("language", "note"),
+    [
+        ("de", "Dieses Archiv (Version 1) enthält keine Einwilligung"),
+        ("en", "This archive (version 1) holds no consent to publication"),
+    ],
+)
+def test_the_summary_says_a_version_1_archive_comes_in_anonymous(
+    language: str, note: str, django_capture_on_commit_callbacks: Capture
+) -> None:
+    orga = make_user("orga")
+    tournament = make_tournament("herbst", organizers=[orga])
+    world = build_world(tournament, (4,), names=NAMES[:4])
+    play(world.tables[0], GAMES)
+    archive = as_json(tournament)
+    client = page_client(make_user("bob"), language=language)
+    for content, shown in ((version_1(archive), True), (archive, False)):
+        raw = json.dumps(content).encode()
+        upload = {"file": SimpleUploadedFile("a.json", raw, content_type="application/json")}
+        with django_capture_on_commit_callbacks(execute=True):
+            response = client.post("/verwaltung/import/", upload)
+        page = " ".join(client.get(response["Location"]).content.decode().split())
+        assert (note in page) is shown
+        with django_capture_on_commit_callbacks(execute=True):
+            client.post(response["Location"])  # import: the next upload may run
