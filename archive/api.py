@@ -64,7 +64,8 @@ class ImportStatusSerializer(serializers.Serializer[Any]):
     games_done = serializers.IntegerField()
     games_total = serializers.IntegerField()
     summary = serializers.DictField(
-        help_text="name, slug, starts_on, players, series, tables, games, source (once checked)."
+        help_text="name, slug, starts_on, players, series, tables, games, source, version (once "
+        "checked)."
     )
     duplicates = serializers.ListField(
         child=serializers.CharField(),

@@ -1,7 +1,8 @@
-"""The archive of a whole tournament as JSON (format ``doko-turnier-archive``, version 1,
+"""The archive of a whole tournament as JSON (format ``doko-turnier-archive``, version 2,
 documented in docs/archive.md): what another Doko-Turnier needs to rebuild it, every game as
-the rules engine reads it. No e-mail address leaves the registry; the DDV numbers do (the
-archive is for the organizers only)."""
+the rules engine reads it, each player's consent to publication, and the parts the apps
+beside this one add (``tournaments.archive_parts``: the fees). No e-mail address leaves the
+registry; the DDV numbers do (the archive is for the organizers only)."""
 
 from __future__ import annotations
 
@@ -14,10 +15,13 @@ from django.db.models import Count, Max, Min
 from django.utils import timezone
 
 from scoring.models import AuditEntry, Deduction, Game, ScoreSheet
+from tournaments.archive_parts import archive_parts
 from tournaments.models import Registration, Seat, Series, Table, Tournament
 
 FORMAT = "doko-turnier-archive"
-VERSION = 1
+VERSION = 2
+#: The versions this server reads: version 1 has no consent and no parts (docs/archive.md).
+READABLE = (1, 2)
 
 
 def _time(value: datetime.datetime | None) -> str | None:
@@ -78,6 +82,10 @@ def build_archive(tournament: Tournament) -> dict[str, Any]:
                 "last_name": p.last_name,
                 "club": p.club,
                 "ddv_number": p.ddv_number,
+                "name_form": p.name_form,
+                "minor": p.minor,
+                "guardian_consent": p.guardian_consent,
+                "consent_at": _time(p.consent_at),
             }
         )
     start_numbers = {r.pk: r.start_number for r in registrations}
@@ -133,7 +141,7 @@ def build_archive(tournament: Tournament) -> dict[str, Any]:
             "closed_unconfirmed": sheet.closed_unconfirmed,
         }
 
-    return {
+    archive = {
         "format": FORMAT,
         "version": VERSION,
         "exported_at": timezone.now().isoformat(),
@@ -170,5 +178,8 @@ def build_archive(tournament: Tournament) -> dict[str, Any]:
             }
             for s in series_list
         ],
-        "audit": _audit(tournament),
     }
+    for part in archive_parts():
+        archive[part.key] = part.export(tournament, start_numbers)
+    archive["audit"] = _audit(tournament)
+    return archive

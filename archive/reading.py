@@ -14,12 +14,13 @@ from typing import Any, TypeVar
 
 from django.utils.translation import gettext as _
 
-from archive.export import FORMAT, VERSION
+from archive.export import FORMAT, READABLE
 from rules.ruleset import PRESETS
 from scoring.models import MAX_DEDUCTION, ScoreSheet
 from scoring.modes import MODES
 from scoring.rulesets import OVERRIDABLE
-from tournaments.models import Series, Tiebreak, Tournament
+from tournaments.archive_parts import archive_parts
+from tournaments.models import NameForm, Series, Tiebreak, Tournament
 
 #: A report lists at most this many problems (and says how many more there were).
 MAX_PROBLEMS = 50
@@ -57,6 +58,17 @@ class PlayerIn:
     last_name: str
     club: str
     ddv_number: str
+    #: The consent to publication; an archive of version 1 has none: anonymous, unknown.
+    name_form: str = NameForm.ANONYMOUS.value
+    minor: bool = False
+    guardian_consent: bool = False
+    consent_at: datetime.datetime | None = None
+    consent_known: bool = False
+
+    @property
+    def anonymized(self) -> bool:
+        """The player's identity was removed in the source registry: no name at all."""
+        return not (self.first_name.strip() or self.last_name.strip())
 
 
 @dataclass
@@ -112,6 +124,9 @@ class ArchiveIn:
     registrations: list[RegistrationIn]
     series: list[SeriesIn]
     source: dict[str, Any] = field(default_factory=dict)
+    version: int = READABLE[-1]
+    #: The apps' parts as their ``read`` returned them, by key (``tournaments.archive_parts``).
+    parts: dict[str, Any] = field(default_factory=dict)
 
 
 #: How deep a game's record or result may nest (the engine's records are flat but for
@@ -322,26 +337,46 @@ class Reader:
         if top.get("format") != FORMAT:
             self.problem("format", _("This is not a Doko-Turnier archive."))
             self.refuse_if_any()
-        if top.get("version") != VERSION:
+        version = top.get("version")
+        if type(version) is not int or version not in READABLE:
             self.problem(
                 "version",
-                _("Archive version %(found)s cannot be read; this server reads version "
-                  "%(version)d.") % {"found": str(top.get("version"))[:20], "version": VERSION},
+                _("Archive version %(found)s cannot be read; this server reads versions "
+                  "%(versions)s.") % {"found": str(version)[:20],
+                                      "versions": ", ".join(map(str, READABLE))},
             )  # fmt: skip
             self.refuse_if_any()
+        assert isinstance(version, int)
         tournament = self.tournament(top)
-        players = self.players(top)
+        players = self.players(top, version)
         registrations = self.registrations(top, players, tournament.get("series_count") or 0)
         series = self.series_list(top, tournament, registrations)
-        source = self.provenance(top)
+        parts = self.parts(top, registrations)
+        source = self.provenance(top, version)
         self.refuse_if_any()
-        return ArchiveIn(tournament, list(players.values()), registrations, series, source)
+        return ArchiveIn(
+            tournament, list(players.values()), registrations, series, source, version, parts
+        )
 
-    def provenance(self, top: dict[str, Any]) -> dict[str, Any]:
+    def parts(self, top: dict[str, Any], registrations: list[RegistrationIn]) -> dict[str, Any]:
+        """The apps' parts the archive holds (``tournaments.archive_parts``), each checked by
+        its app; an archive without a part imports without it."""
+        numbers = frozenset(r.start_number for r in registrations)
+        found: dict[str, Any] = {}
+        for part in archive_parts():
+            if top.get(part.key) is None:
+                continue
+            value, problems = part.read(top[part.key], numbers)
+            for where, message in problems:
+                self.problem(where, message)
+            found[part.key] = value
+        return found
+
+    def provenance(self, top: dict[str, Any], version: int) -> dict[str, Any]:
         """Where the archive comes from (kept with the imported tournament), in the shape the
         export writes it: the export time, the source site and short name, the audit
         summary; anything else is refused, never stored."""
-        out: dict[str, Any] = {"format": FORMAT, "version": VERSION}
+        out: dict[str, Any] = {"format": FORMAT, "version": version}
         exported = self.moment(top, "exported_at", "")
         if exported is not None:
             out["exported_at"] = exported.isoformat()
@@ -436,7 +471,7 @@ class Reader:
         out["tiebreak"] = tiebreak
         return out
 
-    def players(self, top: dict[str, Any]) -> dict[int, PlayerIn]:
+    def players(self, top: dict[str, Any], version: int) -> dict[int, PlayerIn]:
         found: dict[int, PlayerIn] = {}
         numbers: set[str] = set()
         for index, item in enumerate(self.items(top, "players", "", MAX_PLAYERS), start=1):
@@ -445,12 +480,16 @@ class Reader:
             if p is None:
                 continue
             pk = self.integer(p, "id", where, 1, INT32)
+            consent = self.consent(p, where) if version >= 2 else {}
+            # An anonymized player (his identity removed in the source registry) has no name.
+            named = consent.get("name_form") != NameForm.ANONYMOUS
             player = PlayerIn(
                 id=pk or 0,
-                first_name=self.text(p, "first_name", where, 80, required=True),
-                last_name=self.text(p, "last_name", where, 80, required=True),
+                first_name=self.text(p, "first_name", where, 80, required=named),
+                last_name=self.text(p, "last_name", where, 80, required=named),
                 club=self.text(p, "club", where, 120, optional=True),
                 ddv_number=self.text(p, "ddv_number", where, 20, optional=True).strip(),
+                **consent,
             )
             if pk is None:
                 continue
@@ -466,6 +505,30 @@ class Reader:
                 numbers.add(player.ddv_number)
             found[pk] = player
         return found
+
+    def consent(self, p: dict[str, Any], where: str) -> dict[str, Any]:
+        """A player's consent to publication (version 2), refused where the registry's
+        check would refuse it: a minor published by name without his guardian's consent."""
+        consent = {
+            "name_form": self.choice(p, "name_form", where, list(NameForm.values)),
+            "minor": self.boolean(p, "minor", where),
+            "guardian_consent": self.boolean(p, "guardian_consent", where),
+            "consent_at": self.moment(p, "consent_at", where),
+            "consent_known": True,
+        }
+        if (
+            consent["minor"]
+            and not consent["guardian_consent"]
+            and consent["name_form"] not in (NameForm.ANONYMOUS, "")
+        ):
+            self.problem(
+                f"{where}, name_form",
+                _("A player under 18 is published by name only with a parent's or guardian's "
+                  "consent."),
+            )  # fmt: skip
+        if not consent["name_form"]:  # refused above; what the dataclass holds meanwhile
+            consent["name_form"] = NameForm.ANONYMOUS.value
+        return consent
 
     def registrations(
         self, top: dict[str, Any], players: dict[int, PlayerIn], series_count: int

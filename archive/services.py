@@ -46,8 +46,10 @@ from scoring.modes import MODES, Outcome
 from scoring.rulesets import ruleset_for
 from scoring.services.entry import fill_game, player_scores, score_row
 from scoring.services.series_totals import refresh_totals
-from tournaments.models import Player, Registration, Seat, Series, Table, Tournament
+from tournaments.archive_parts import archive_parts
+from tournaments.models import NameForm, Player, Registration, Seat, Series, Table, Tournament
 from tournaments.services.lifecycle import ensure_series
+from tournaments.services.privacy import change_consent
 from tournaments.services.registrations import PlayerData, matching_players
 from tournaments.services.setup import unique_slug
 
@@ -195,6 +197,8 @@ def summarize(archive: ArchiveIn) -> dict[str, Any]:
         "games": count_games(archive),
         "source_site": str(archive.source.get("source", {}).get("site", "")),
         "source_slug": str(archive.source.get("source", {}).get("slug", "")),
+        # Version 1 holds no consent: its new players come in anonymous (docs/archive.md).
+        "version": archive.version,
     }
 
 
@@ -215,18 +219,28 @@ def check_games(archive: ArchiveIn, progress: Progress | None = None) -> None:
         raise ArchiveRefused(problems[:MAX_PROBLEMS], max(0, len(problems) - MAX_PROBLEMS))
 
 
+#: How much of a name each form publishes, least first: the stricter consent has more.
+STRICTNESS = {NameForm.FULL: 0, NameForm.INITIAL: 1, NameForm.ANONYMOUS: 2}
+
+
 def _players(
-    tournament: Tournament, players: list[PlayerIn], owner: int
+    tournament: Tournament, players: list[PlayerIn], user: User
 ) -> tuple[dict[int, Player], int]:
     """The archive's players as players of the importer's registry: the one with the same
-    DDV number, else the one with the same name and club, else a new one."""
+    DDV number, else the one with the same name and club, else a new one. An anonymized
+    player (no name) is always a new one. A new player keeps the archive's consent (an
+    archive of version 1 has none: anonymous, ``PlayerIn``'s defaults); a player found keeps
+    his registry's, made as strict as the archive's where that is stricter (never looser:
+    consent is never presumed), recorded as a changed consent."""
     chosen: dict[int, Player] = {}
     used: set[int] = set()
     new: list[tuple[int, Player]] = []
+    stricter: list[tuple[Player, str]] = []
     for p in players:
         data = PlayerData(p.first_name, p.last_name, p.club, p.ddv_number)
         match = None
-        for candidate in matching_players(tournament, data):
+        candidates = [] if p.anonymized else matching_players(tournament, data)
+        for candidate in candidates:
             if candidate.pk in used:
                 continue
             if p.ddv_number and candidate.ddv_number == p.ddv_number:
@@ -241,19 +255,27 @@ def _players(
         if match is not None:
             used.add(match.pk)
             chosen[p.id] = match
+            if (
+                p.consent_known
+                and STRICTNESS[NameForm(p.name_form)] > STRICTNESS[NameForm(match.name_form)]
+            ):
+                stricter.append((match, p.name_form))
         else:
             new.append(
                 (
                     p.id,
                     Player(
-                        owner_id=owner, first_name=p.first_name.strip(),
+                        owner_id=user.pk, first_name=p.first_name.strip(),
                         last_name=p.last_name.strip(), club=p.club.strip(),
-                        ddv_number=p.ddv_number,
+                        ddv_number=p.ddv_number, name_form=p.name_form, minor=p.minor,
+                        guardian_consent=p.guardian_consent, consent_at=p.consent_at,
                     ),
                 )
             )  # fmt: skip
     Player.objects.bulk_create([player for _, player in new])
     chosen.update(new)
+    for player, name_form in stricter:
+        change_consent(user, player, {"name_form": name_form})
     return chosen, len(new)
 
 
@@ -293,7 +315,7 @@ def import_archive(
         tournament=tournament, source=archive.source, content_hash=content_hash,
         imported_by=user,
     )  # fmt: skip
-    players, new_players = _players(tournament, archive.players, user.pk)
+    players, new_players = _players(tournament, archive.players, user)
     now = timezone.now()
     registrations = Registration.objects.bulk_create(
         Registration(
@@ -341,6 +363,9 @@ def import_archive(
         raise ArchiveRefused(problems[:MAX_PROBLEMS], max(0, len(problems) - MAX_PROBLEMS))
     for row in series_rows:
         refresh_totals(row, touched.get(row.number, set()))
+    for part in archive_parts():
+        if part.key in archive.parts:
+            part.write(tournament, archive.parts[part.key], by_number, actor)
     AuditEntry.objects.create(
         tournament=tournament, action=ACTION, user=user, via=actor.describe(),
         after={"source": _source_text(archive.source), "games": games,

@@ -36,9 +36,10 @@ class DocumentsConfig(AppConfig):
 
     def ready(self) -> None:
         from documents.forgetting import forget_documents
-        from tournaments.signals import player_anonymized
+        from tournaments.signals import player_anonymized, player_consent_changed
 
         player_anonymized.connect(forget_documents, dispatch_uid="documents-anonymized")
+        player_consent_changed.connect(forget_documents, dispatch_uid="documents-consent")
         contribute("print", self.name, print_pack)
         contribute("results", self.name, result_report, order=20)
         SERIES.contribute(self.name, series_pack)

@@ -13,9 +13,10 @@ from tournaments.publication import expired_tournaments, retention_ends
 
 
 def forget_documents(sender: object, *, tournament_ids: list[int], **kwargs: object) -> None:
-    """Receiver of ``tournaments.signals.player_anonymized``: the stored documents of the
-    player's tournaments (their files too) may name him; they are deleted and made again
-    from the anonymized data when asked for next."""
+    """Receiver of ``tournaments.signals.player_anonymized`` and ``player_consent_changed``:
+    the stored documents of the player's tournaments (their files too) may name him as he
+    may no longer be named; they are deleted and made again from the data as it is
+    published now when asked for next."""
     for document in GeneratedDocument.objects.filter(tournament_id__in=tournament_ids):
         if document.file:
             document.file.delete(save=False)

@@ -35,13 +35,16 @@ class FeesConfig(AppConfig):
     def ready(self) -> None:
         from common.changelog import ActionKind, register_actions
         from fees import services
+        from fees.archiving import PART
         from fees.demo import fees_in_demo
         from scoring.demo import demo_built
+        from tournaments.archive_parts import register_part
 
         MINE.contribute(self.name, my_desks)
         NAV.contribute(self.name, nav_links, order=60)
         contribute("results", self.name, dashboard_links, order=60)
         demo_built.connect(fees_in_demo, dispatch_uid="fees-demo")
+        register_part(PART)
         register_actions(
             {
                 services.PAID: ActionKind("fee-paid", _("Entry fee paid")),

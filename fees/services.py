@@ -226,11 +226,9 @@ def _check_cents(cents: int | None, field: str) -> None:
         )
 
 
-@transaction.atomic
-def save_fees(tournament: Tournament, data: FeeData, *, actor: Actor) -> FeeSettings:
-    """Set the standard fee, the reduced fees and the prize pot. Bookings keep the fee they
-    were made with; a changed fee counts for the taps after it."""
-    _require(tournament, actor)
+def checked_labels(data: FeeData) -> list[str]:
+    """The reduced fees' labels, spaces made single, or ``ServiceError`` naming the field
+    of the first problem (an amount out of range, a label empty, too long or twice)."""
     _check_cents(data.standard_cents, "standard")
     _check_cents(data.pot_cents, "pot")
     labels = [" ".join(label.split()) for label, _cents in data.reduced]
@@ -248,6 +246,15 @@ def save_fees(tournament: Tournament, data: FeeData, *, actor: Actor) -> FeeSett
             )  # fmt: skip
     if len(labels) > MAX_REDUCED_FEES:
         raise ServiceError("too_many_fees", _("At most five reduced fees."))
+    return labels
+
+
+@transaction.atomic
+def save_fees(tournament: Tournament, data: FeeData, *, actor: Actor) -> FeeSettings:
+    """Set the standard fee, the reduced fees and the prize pot. Bookings keep the fee they
+    were made with; a changed fee counts for the taps after it."""
+    _require(tournament, actor)
+    labels = checked_labels(data)
     Tournament.objects.select_for_update().only("pk").get(pk=tournament.pk)
     current = settings_of(tournament)
     before = {
@@ -290,11 +297,10 @@ def _prize_json(line: PrizeLine | Prize) -> dict[str, Any]:
     return {"place": line.place, "special": line.special, "cents": line.cents, "share": line.share}
 
 
-@transaction.atomic
-def save_prizes(tournament: Tournament, lines: Sequence[PrizeLine], *, actor: Actor) -> list[Prize]:
-    """Replace the tournament's prize table. Each place and each special prize once, each
-    with an amount or a share (not both); the shares together at most the whole pot."""
-    _require(tournament, actor)
+def check_prizes(lines: Sequence[PrizeLine]) -> None:
+    """``ServiceError`` naming the line of the first problem of a prize table: each place
+    and each special prize once, each with an amount or a share (not both); the shares
+    together at most the whole pot."""
     places: set[int] = set()
     specials: set[str] = set()
     for index, line in enumerate(lines):
@@ -333,6 +339,13 @@ def save_prizes(tournament: Tournament, lines: Sequence[PrizeLine], *, actor: Ac
             "prize_shares", _("The shares together are more than the whole pot (100 %)."),
             field="shares",
         )  # fmt: skip
+
+
+@transaction.atomic
+def save_prizes(tournament: Tournament, lines: Sequence[PrizeLine], *, actor: Actor) -> list[Prize]:
+    """Replace the tournament's prize table (checked by ``check_prizes``)."""
+    _require(tournament, actor)
+    check_prizes(lines)
     Tournament.objects.select_for_update().only("pk").get(pk=tournament.pk)
     before = [_prize_json(p) for p in Prize.objects.filter(tournament=tournament)]
     Prize.objects.filter(tournament=tournament).delete()

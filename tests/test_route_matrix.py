@@ -470,6 +470,12 @@ EXPECT: dict[str, dict[str, tuple[Any, Any]]] = {
         "captain": (None, "login"),
         "anonymous": (None, "login"),
     },
+    "tournaments:registry-player-consent": {  # POST only; errors next to the field
+        "owner": (None, OWNER_WRITE),
+        "other": (None, {404}),
+        "captain": (None, "login"),
+        "anonymous": (None, "login"),
+    },
     "archive:player-data": {  # the registry's owner only
         "owner": (OK, {405}),
         "other": ({404}, {405}),
@@ -802,6 +808,7 @@ def path_for(route: Route, world: World, persona: str) -> str:
     elif route.name in (
         "tournaments:registry-player",
         "tournaments:registry-player-anonymize",
+        "tournaments:registry-player-consent",
         "archive:player-data",
         "seasons:player",
         "api:player-detail",

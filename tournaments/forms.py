@@ -130,6 +130,23 @@ class PlayerForm(forms.Form):
         return data
 
 
+class ConsentForm(forms.Form):
+    """A registered player's consent changed on his registry page; the service checks the
+    combination again (``tournaments.services.privacy.change_consent``)."""
+
+    name_form = PlayerForm.base_fields["name_form"]
+    minor = PlayerForm.base_fields["minor"]
+    guardian_consent = PlayerForm.base_fields["guardian_consent"]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if problem := consent_problem(
+            data.get("name_form", ""), bool(data.get("minor")), bool(data.get("guardian_consent"))
+        ):
+            self.add_error("guardian_consent", problem)
+        return data
+
+
 class OrganizerPlayerForm(PlayerForm):
     checked_in = forms.BooleanField(label=_("checked in now"), required=False)
     merge_with = forms.IntegerField(required=False, widget=forms.HiddenInput)

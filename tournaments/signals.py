@@ -15,3 +15,8 @@ players_merged = Signal()
 #: with the ids of his tournaments (``tournament_ids``): every stored document of them may
 #: hold his name and is made again.
 player_anonymized = Signal()
+
+#: Sent once a change of a player's consent (``tournaments.services.privacy.change_consent``)
+#: has committed, with the ids of his tournaments (``tournament_ids``): their stored
+#: documents show his name as it was published before and are made again.
+player_consent_changed = Signal()

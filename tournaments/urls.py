@@ -28,6 +28,11 @@ urlpatterns = [
         registry.AnonymizeView.as_view(),
         name="registry-player-anonymize",
     ),
+    path(
+        "verwaltung/spieler/<int:pk>/einwilligung/",
+        registry.ConsentView.as_view(),
+        name="registry-player-consent",
+    ),
     path("verwaltung/<slug:slug>/", organizer.DashboardView.as_view(), name="manage"),
     path(
         "verwaltung/<slug:slug>/bearbeiten/", organizer.TournamentUpdateView.as_view(), name="edit"

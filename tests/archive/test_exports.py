@@ -132,7 +132,7 @@ def test_archive_download_for_the_organizers_only(
     assert response.status_code == 200
     assert response["Content-Disposition"] == 'attachment; filename="herbst-archiv.json"'
     archive = json.loads(response.content)
-    assert (archive["format"], archive["version"]) == ("doko-turnier-archive", 1)
+    assert (archive["format"], archive["version"]) == ("doko-turnier-archive", 2)
     assert {p["ddv_number"] for p in archive["players"]} == {"", "4711"}
     assert b"anna@example.org" not in response.content  # no e-mail ever leaves
     games = archive["series"][0]["tables"][0]["games"]

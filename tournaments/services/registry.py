@@ -23,6 +23,7 @@ from common.services import Refusal, ServiceError
 from tournaments.models import Player, Registration, RegistryChange
 from tournaments.names import folded
 from tournaments.permissions import may_merge, readable_players
+from tournaments.services.privacy import CONSENT, change_consent
 from tournaments.signals import players_merged
 
 DETAILS = ("first_name", "last_name", "club", "ddv_number", "email")
@@ -38,25 +39,30 @@ def correct_player(
 ) -> Player:
     """Correct ``player``'s details (``DETAILS``, values already validated; text stripped),
     logged as ``tournaments.player.corrected`` when anything changed. Whoever may read the
-    player's details may correct them (``readable_players``)."""
+    player's details may correct them (``readable_players``). A changed consent among the
+    ``changes`` (``privacy.CONSENT``) is recorded by ``privacy.change_consent`` in the same
+    transaction: refused, nothing is saved."""
     if not readable_players(user).filter(pk=player.pk).exists():
         raise ServiceError("player_not_found", _("Player not found."), refusal=Refusal.NOT_FOUND)
-    if not set(changes) <= set(DETAILS):  # the edges validate: a caller's mistake
-        raise ValueError(f"not a player's detail: {sorted(set(changes) - set(DETAILS))}")
+    consent = {name: changes[name] for name in CONSENT if name in changes}
+    details = {name: value for name, value in changes.items() if name not in CONSENT}
+    if not set(details) <= set(DETAILS):  # the edges validate: a caller's mistake
+        raise ValueError(f"not a player's detail: {sorted(set(details) - set(DETAILS))}")
     locked = Player.objects.select_for_update().filter(pk=player.pk).first()
     if locked is None:
         raise ServiceError("player_not_found", _("Player not found."), refusal=Refusal.CONFLICT)
     before = _details(locked)
-    cleaned = {k: v.strip() if isinstance(v, str) else v for k, v in changes.items()}
+    cleaned = {k: v.strip() if isinstance(v, str) else v for k, v in details.items()}
     changed = [name for name, value in cleaned.items() if getattr(locked, name) != value]
-    if not changed:
-        return locked
-    for name in changed:
-        setattr(locked, name, cleaned[name])
-    locked.save(update_fields=changed)
-    owner = locked.owner_id if locked.owner_id is not None else user.pk
-    assert owner is not None  # readable_players: an authenticated user
-    _log(owner, "tournaments.player.corrected", locked, before, user)
+    if changed:
+        for name in changed:
+            setattr(locked, name, cleaned[name])
+        locked.save(update_fields=changed)
+        owner = locked.owner_id if locked.owner_id is not None else user.pk
+        assert owner is not None  # readable_players: an authenticated user
+        _log(owner, "tournaments.player.corrected", locked, before, user)
+    if consent:
+        locked = change_consent(user, locked, consent)
     return locked
 
 

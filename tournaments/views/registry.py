@@ -15,10 +15,10 @@ from django.views import View
 from django.views.generic import TemplateView
 
 from common.services import ServiceError
-from tournaments.forms import MergeForm
+from tournaments.forms import ConsentForm, MergeForm
 from tournaments.models import Player, Registration, RegistryChange
 from tournaments.names import by_name, found, search_words
-from tournaments.services.privacy import anonymize_player
+from tournaments.services.privacy import CONSENT, anonymize_player, change_consent, is_anonymized
 from tournaments.services.registry import merge_players, possible_duplicates
 
 PAGE_SIZE = 200
@@ -102,6 +102,9 @@ class MergeView(LoginRequiredMixin, TemplateView):
             "player": player,
             "registrations": registrations,
             "form": kwargs.get("form") or self.form(player),
+            "anonymized": is_anonymized(player),
+            "consent_form": kwargs.get("consent_form")
+            or ConsentForm(initial={name: getattr(player, name) for name in CONSENT}),
         }
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
@@ -123,6 +126,30 @@ class MergeView(LoginRequiredMixin, TemplateView):
                 )
                 return redirect("tournaments:registry")
         return self.render_to_response(self.get_context_data(form=form))
+
+
+class ConsentView(MergeView):
+    """The player's consent changed by the registry's owner (on the player's word, e.g. a
+    guardian's consent given later); errors next to the field on the player's page."""
+
+    http_method_names = ["post"]
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        player = self.get_player()
+        form = ConsentForm(request.POST)
+        if form.is_valid():
+            try:
+                change_consent(
+                    request.user, player, {name: form.cleaned_data[name] for name in CONSENT}
+                )
+            except ServiceError as exc:
+                form.add_error(exc.field, exc.message)
+            else:
+                messages.success(
+                    request, _("The consent is recorded; public pages show the name accordingly.")
+                )
+                return redirect("tournaments:registry-player", pk=player.pk)
+        return self.render_to_response(self.get_context_data(consent_form=form))
 
 
 class AnonymizeView(LoginRequiredMixin, View):

@@ -23,8 +23,20 @@ class PlayerSerializer(StrictSerializerMixin, serializers.ModelSerializer[Player
 
     class Meta:
         model = Player
-        fields = ["id", "first_name", "last_name", "club", "ddv_number", "email"]
-        read_only_fields = ["id"]
+        fields = [
+            "id", "first_name", "last_name", "club", "ddv_number", "email",
+            "name_form", "minor", "guardian_consent", "consent_at",
+        ]  # fmt: skip
+        read_only_fields = ["id", "consent_at"]
+        extra_kwargs = {
+            "name_form": {"help_text": "How the name is published: full, initial or anonymous."},
+            "minor": {"help_text": "The player is under 18."},
+            "guardian_consent": {
+                "help_text": "A parent or guardian consents to the publication (required for "
+                "a minor published in any form but anonymous)."
+            },
+            "consent_at": {"help_text": "When the consent was last recorded."},
+        }
 
     def validate_ddv_number(self, value: str) -> str:
         """Unique inside the player's registry only (nothing is told about others)."""
@@ -40,6 +52,8 @@ class PlayerSerializer(StrictSerializerMixin, serializers.ModelSerializer[Player
         return value
 
     def update(self, instance: Player, validated_data: dict[str, Any]) -> Player:
-        """Through the logged use case (``tournaments.services.registry.correct_player``)."""
+        """Through the logged use case (``tournaments.services.registry.correct_player``; a
+        changed consent: ``tournaments.services.privacy.change_consent``, which refuses a
+        minor published by name without his guardian's consent, field ``guardian_consent``)."""
         request = self.context["request"]
         return correct_player(request.user, instance, dict(validated_data))
