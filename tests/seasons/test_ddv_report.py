@@ -186,6 +186,7 @@ def test_csv_xlsx_and_pdf_carry_the_columns(alice: User, tmp_path: Path) -> None
     at = next(i for i, row in enumerate(cells) if row[0] == "Platz")
     assert cells[at + 1][:7] == [1, first.last_name, first.first_name, first.club,
                                  first.ddv_number, 3, first.points]  # fmt: skip
+    assert float(cells[at + 1][7]) == float(first.average)  # a number, not text
     pdf = client.get(reverse("seasons:ddv-pdf", args=[tournament.slug]))
     assert pdf["Content-Type"] == "application/pdf"
     text = pdf_text(pdf.content, tmp_path, raw=True)
@@ -256,3 +257,43 @@ def test_the_command_imports_a_report_once(alice: User, tmp_path: Path) -> None:
     assert len(season_ranking(season).lines) == 40
     with pytest.raises(CommandError, match=r"Nur der Inhaber der Saison|Only the season"):
         call_command("import_ddv_report", "ddv", str(path), "--user", "alice", stdout=out)
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"format": "something else"},
+        {"version": 2},
+        {"players": []},
+        {"players": "all"},
+        {"tournament": {"name": "X", "series_count": 3, "starts_on": "gestern"}},
+        {"tournament": {"name": "", "series_count": 3, "starts_on": "2026-11-28"}},
+        {"tournament": {"name": "X", "series_count": 0, "starts_on": "2026-11-28"}},
+        {
+            "tournament": {
+                "name": "X",
+                "series_count": 3,
+                "starts_on": "2026-11-28",
+                "tiebreak": ["coin"],
+            }
+        },
+        {"source": None},
+        {"first_player": {"series_points": [1, 2, 3, 4]}},
+        {"first_player": {"series_points": [None, None, None]}},
+        {"first_player": {"series_points": [True, 1, 1]}},
+        {"first_player": {"first_name": 7}},
+        {"first_player": {"ddv_number": "D2"}},  # twice in the report
+        {"first_player": {"club": "x" * 121}},
+    ],
+)
+def test_a_broken_report_is_refused_on_its_field(alice: User, change: dict[str, Any]) -> None:
+    sent = to_json(build_report(ranking_tournament(alice, "rangliste", 40)))
+    first = change.pop("first_player", None)
+    sent.update(change)
+    if first is not None:
+        sent["players"][0].update(first)
+    keeper = make_user("ranglistenwart")
+    with pytest.raises(ServiceError) as refused:
+        import_ddv_report(season_of(keeper, slug="ddv"), sent, actor=organizer(keeper))
+    assert refused.value.field == "report" and refused.value.message
+    assert not Tournament.objects.filter(organizers=keeper).exists()
