@@ -15,6 +15,7 @@ from common.api.errors import not_found
 from fees.api import views as fees
 from scoring.api.views import captain, clock, games, referee, sheets, standings
 from scoring.api.views import series as results
+from seasons.api import ddv as ddv_report
 from seasons.api import players as player_pages
 from seasons.api import views as seasons
 from teams.api import schedule as league_schedule
@@ -103,6 +104,7 @@ urlpatterns = [
     path(S + "standings/", standings.SeriesStandingsView.as_view(), name="series-standings"),
     path(T + "standings/", standings.StandingsView.as_view(), name="standings"),
     path(T + "archive/", archive.ArchiveView.as_view(), name="tournament-archive"),
+    path(T + "ddv-report/", ddv_report.DdvReportView.as_view(), name="tournament-ddv-report"),
     path("imports/", archive.ImportView.as_view(), name="archive-import"),
     path("imports/<int:pk>/", archive.ImportStatusView.as_view(), name="archive-import-status"),
     path(

@@ -7,10 +7,10 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.dashboard import MINE, Link
+from tournaments.dashboard import MINE, Link, contribute
 
 if TYPE_CHECKING:
-    from tournaments.models import Registration
+    from tournaments.models import Registration, Tournament
 
 
 def my_seasons() -> list[Link]:
@@ -21,6 +21,12 @@ def player_seasons(registration: Registration) -> list[Link]:
     """A player's results in every tournament (his seasons), from his page of one."""
     url = reverse("seasons:player", args=[registration.player_id])
     return [Link(gettext("results in all tournaments"), url)]
+
+
+def ddv_links(tournament: Tournament) -> list[Link]:
+    """The DDV report, from the tournament's dashboard (its organizers')."""
+    url = reverse("seasons:ddv-report", args=[tournament.slug])
+    return [Link(gettext("DDV ranking tournament"), url)]
 
 
 class SeasonsConfig(AppConfig):
@@ -37,6 +43,7 @@ class SeasonsConfig(AppConfig):
 
         MINE.contribute(self.name, my_seasons)
         PLAYER.contribute(self.name, player_seasons)
+        contribute("exports", self.name, ddv_links, order=70)
         demo_built.connect(season_in_demo, dispatch_uid="seasons-demo-season")
         # A result of an attached tournament changed: refresh the seasons' stored rankings.
         totals_changed.connect(refresh_after_results, dispatch_uid="seasons-refresh-entries")

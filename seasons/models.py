@@ -142,3 +142,29 @@ class SeasonEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.season_id}: {self.player_id} ({self.place})"
+
+
+class DdvImport(models.Model):
+    """A DDV ranking tournament's report imported into a season (``seasons.ddv.importing``):
+    the tournament it became, recognized by where it came from (``source``: the server and
+    the tournament's short name there), so importing the same report again changes nothing
+    and a corrected one replaces the results instead of adding them twice."""
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="ddv_imports")
+    source = models.CharField(max_length=300)
+    tournament = models.OneToOneField(Tournament, on_delete=models.CASCADE, related_name="+")
+    fingerprint = models.CharField(max_length=64)  # sha256 of the report as imported
+    imported_at = models.DateTimeField(auto_now=True)
+    imported_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        verbose_name = _("imported DDV report")
+        verbose_name_plural = _("imported DDV reports")
+        constraints = [
+            models.UniqueConstraint(fields=["season", "source"], name="ddv_import_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.season_id}: {self.source}"

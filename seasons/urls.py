@@ -1,6 +1,6 @@
 from django.urls import path
 
-from seasons.views import lists, organizer, player, public
+from seasons.views import ddv, lists, organizer, player, public
 
 app_name = "seasons"
 
@@ -31,5 +31,20 @@ urlpatterns = [
         "verwaltung/saisons/<slug:season>/turniere/",
         organizer.SeasonTournamentsView.as_view(),
         name="tournaments",
+    ),
+    path(
+        "verwaltung/saisons/<slug:season>/ddv-import/",
+        ddv.DdvImportView.as_view(),
+        name="ddv-import",
+    ),
+    # A tournament's DDV report (its organizers only)
+    path("verwaltung/<slug:slug>/ddv-rangliste/", ddv.DdvReportView.as_view(), name="ddv-report"),
+    *(
+        path(
+            f"verwaltung/<slug:slug>/ddv-rangliste/bericht.{fmt}",
+            ddv.DdvFileView.as_view(fmt=fmt),
+            name=f"ddv-{fmt}",
+        )
+        for fmt in ("csv", "xlsx", "pdf", "json")
     ),
 ]

@@ -48,6 +48,7 @@ PURE_CORES = {
     "scoring/handover.py": (),
     "scoring/statistics.py": (),
     "seasons/ranking.py": (),
+    "seasons/ddv/check.py": (),
     # Team competitions reuse the seating core (itself pure) for schedules and tables.
     "teams/schedule.py": ("tournaments.seating",),
     "teams/scoring.py": (),

@@ -411,6 +411,15 @@ EXPECT: dict[str, dict[str, tuple[Any, Any]]] = {
     },
     "seasons:edit": ORGANIZER_PAGE,
     "seasons:tournaments": ORGANIZER_PAGE,
+    "seasons:ddv-import": ORGANIZER_PAGE,  # the season's owner imports a DDV report
+    # A tournament's DDV report: full names and DDV numbers, so for everyone but its
+    # organizers it does not exist (404). Alice's tournament does not qualify: the files
+    # lead back to the page (302).
+    "seasons:ddv-report": {**ORGANIZER_PAGE, "other": ({404}, {404})},
+    "seasons:ddv-csv": {**ORGANIZER_PAGE, "other": ({404}, set())},
+    "seasons:ddv-xlsx": {**ORGANIZER_PAGE, "other": ({404}, set())},
+    "seasons:ddv-pdf": {**ORGANIZER_PAGE, "other": ({404}, set())},
+    "seasons:ddv-json": {**ORGANIZER_PAGE, "other": ({404}, set())},
     # Public pages
     "tournaments:list": PUBLIC_PAGE,
     "tournaments:detail": PUBLIC_PAGE,
@@ -574,6 +583,8 @@ EXPECT: dict[str, dict[str, tuple[Any, Any]]] = {
         "anonymous": ("login", "login"),
     },
     "api:tournament-archive": ORGANIZER_API,
+    # Alice's tournament does not qualify: 409 with the reasons.
+    "api:tournament-ddv-report": {**ORGANIZER_API, "owner": ({409}, set())},
     "api:archive-import-status": {
         "owner": (OK, set()),
         "other": ({404}, set()),

@@ -171,6 +171,12 @@ class Tournament(models.Model):
         default="player",
     )
     registration_open = models.BooleanField(_("self-registration open"), default=False)
+    # A DDV ranking tournament (DDV-Ranglistenturnier): its organizers send the ranking
+    # keeper a report (``seasons.ddv``) once it qualifies. The director (Turnierleiter) and
+    # the referee (Schiedsrichter) are named on it as text: they need no account here.
+    ddv_ranking = models.BooleanField(_("DDV ranking tournament"), default=False)
+    director = models.CharField(_("tournament director"), max_length=120, blank=True)
+    referee = models.CharField(_("referee"), max_length=120, blank=True)
     # One seed for all series: the draw can then re-derive the whole published plan,
     # which keeps its zero-repeat guarantee (see docs/seating.md).
     draw_seed = models.BigIntegerField(_("draw seed"), default=new_seed)

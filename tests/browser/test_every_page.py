@@ -88,6 +88,10 @@ EXCLUDED = {
     "scoring:captain-sw": "the service worker script itself (tests/scoring/test_captain_worker.py)",
     "fees:payouts-csv": "a CSV file (tests/fees/test_pages.py reads it)",
     "fees:payouts-pdf": "a PDF file (tests/fees/test_pages.py reads it with pdftotext)",
+    "seasons:ddv-csv": "a CSV file (tests/seasons/test_ddv_report.py reads it)",
+    "seasons:ddv-xlsx": "an XLSX file (tests/seasons/test_ddv_report.py opens it)",
+    "seasons:ddv-pdf": "a PDF file (tests/seasons/test_ddv_report.py reads it with pdftotext)",
+    "seasons:ddv-json": "the JSON report (tests/seasons/test_ddv_report.py imports it)",
 }
 
 # GET routes that answer with a redirect by design: route -> the route they lead to.
