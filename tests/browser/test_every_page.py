@@ -304,6 +304,8 @@ def route_values(route: Route, demo: Demo, state: str) -> dict[str, Any]:
     if route.name == "scoring:referee-correct":  # the demo's open call names its game
         open_call = RefereeCall.objects.get(series=demo.running, status="called")
         known["pk"] = open_call.pk
+    if "call" in route.params:  # the demo's open call (the API's referee routes)
+        known["call"] = RefereeCall.objects.get(series=demo.running, status="called").pk
     if route.name.startswith("evenings:"):  # the demo's latest evening (evenings/demo.py)
         evening = Evening.objects.filter(
             group__club=demo.tournament.club, group__slug=DEMO_GROUP
