@@ -7,9 +7,13 @@ its hashed, compressed static files itself through WhiteNoise), and, if nginx is
 behind nginx with the deploy's static location (deploy/nginx/doko.conf). Printed per
 server: bytes on the wire (headers and bodies, as Chromium counts them) by kind, the time
 to interactive (the document parsed and its deferred scripts run, htmx among them:
-DOMContentLoaded), and a reload's requests and bytes. The baseline of the same run: a 1 KB
-page without any resource on the same throttled link. Service workers are blocked: the
-HTTP cache alone is measured (the captain page's worker caches the same URLs).
+DOMContentLoaded), a reload's requests and bytes, and one game save: from the tap on "Spiel
+speichern" until the sheet names the next game, with the requests it took (a normal game
+of two Re players with 151 points, entered on the page as a captain would; skipped when the
+table's next game is a forced solo or the sheet is not open for entry). The baseline of
+the same run: a 1 KB page without any resource on the same throttled link. Service workers
+are blocked: the HTTP cache alone is measured (the captain page's worker caches the same
+URLs).
 
     .venv/bin/python bench/phone_bench.py [--runs 3] [--code DIR]
 
@@ -116,10 +120,18 @@ class Load:
     requests: int = 0
     reload_bytes: int = 0
     reload_requests: list[str] = field(default_factory=list)
+    save: float | None = None  # seconds from the tap on save to the next game's number
+    save_requests: list[str] = field(default_factory=list)
 
     @property
     def total(self) -> int:
         return sum(self.bytes_by_kind.values())
+
+
+def short(url: str) -> str:
+    """A request's path, the table's secret left out."""
+    sent = url.split("//", 1)[-1].split("/", 1)[-1]
+    return re.sub(r"tisch/[^/]+/", "tisch/…/", "/" + sent)
 
 
 def kind_of(url: str, mime: str) -> str:
@@ -130,6 +142,35 @@ def kind_of(url: str, mime: str) -> str:
     if "html" in mime:
         return "HTML"
     return "other"
+
+
+def save_game(
+    page: Any, load: Load, done: dict[str, int], mimes: dict[str, tuple[str, str]]
+) -> None:
+    """Enter one normal game and time the tap on save until the sheet names the next game."""
+    from playwright.sync_api import expect
+
+    head = page.locator(".next-box.entering .next-line strong")
+    if not head.count() or page.locator(".next-box .forced").count():
+        return
+    number = int(re.findall(r"\d+", head.first.inner_text())[-1])
+    players = page.locator("fieldset.when-normal label")
+    players.nth(0).click()
+    players.nth(1).click()
+    page.fill("#id_re_points", "151")
+    # The preview asks the server after a pause; let it answer so the save is timed alone.
+    page.wait_for_timeout(1500)
+    page.wait_for_load_state("networkidle")
+    before = set(done)
+    start = time.monotonic()
+    page.locator("button.save").click()
+    expect(head.first).to_have_text(re.compile(rf"\b{number + 1}\b"), timeout=30_000)
+    load.save = time.monotonic() - start
+    load.save_requests = [
+        short(mimes.get(request_id, ("?", ""))[0])
+        for request_id in done
+        if request_id not in before
+    ]
 
 
 def measure(browser: Any, url: str) -> Load:
@@ -169,8 +210,9 @@ def measure(browser: Any, url: str) -> Load:
     for request_id, size in done.items():
         if request_id not in first and size > 0:
             load.reload_bytes += size
-            sent = mimes.get(request_id, ("?", ""))[0].split("//", 1)[-1].split("/", 1)[-1]
-            load.reload_requests.append(re.sub(r"tisch/[^/]+/", "tisch/…/", "/" + sent))
+            load.reload_requests.append(short(mimes.get(request_id, ("?", ""))[0]))
+    if "tisch" in url:
+        save_game(page, load, done, mimes)
     context.close()
     return load
 
@@ -252,6 +294,12 @@ def main() -> None:
               f"{best.interactive / floor:.2f}x the baseline; reload {best.reload_bytes / 1000:.1f}"
               f" KB in {len(best.reload_requests)} requests "
               f"({', '.join(best.reload_requests) or '-'})")  # fmt: skip
+        saves = sorted(r.save for r in runs if r.save is not None)
+        if saves:
+            sent = [r.save_requests for r in runs if r.save is not None][-1]
+            print(f"{'':<26} game save {saves[len(saves) // 2]:.2f} s (median of {len(saves)}; "
+                  f"{saves[0]:.2f}-{saves[-1]:.2f}) = {saves[len(saves) // 2] / floor:.2f}x the "
+                  f"baseline; the last save's requests: {', '.join(sent) or '-'}")  # fmt: skip
 
 
 if __name__ == "__main__":
