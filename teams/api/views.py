@@ -33,6 +33,7 @@ from teams.api.serializers import (
 )
 from teams.models import Group, League, LineUp, SquadMember, Team
 from teams.permissions import LEAGUES, visible_leagues
+from teams.season_end import Mark, Zone
 from teams.services import (
     LeagueData,
     add_squad_member,
@@ -92,6 +93,8 @@ def _team(team: Team, squad: list[Player], *, keeper: bool = False) -> dict[str,
         "id": team.pk,
         "name": team.name,
         "club": team.club,
+        "partner_club": team.partner_club,
+        "club_label": team.club_label,
         "position": team.position,
         "squad": [_player(p) for p in squad],
         "captain_token": team.captain_token if keeper else None,
@@ -120,6 +123,16 @@ def _day_line(line: TeamDayLine) -> dict[str, Any]:
         "shared": line.shared,
         "victory_points": _points(line.victory_points),
     }
+
+
+def _mark(mark: Mark | None) -> dict[str, Any]:
+    """A table line's season-end mark: its zone, "undecided" (with the zones it spans), or
+    null for no mark."""
+    if mark is None or mark.zone == Zone.STAY:
+        return {"mark": None, "mark_between": []}
+    if mark.zone is None:
+        return {"mark": "undecided", "mark_between": [str(zone) for zone in mark.between]}
+    return {"mark": str(mark.zone), "mark_between": []}
 
 
 def _group(result: GroupResult) -> dict[str, Any]:
@@ -233,19 +246,33 @@ class LeagueTableView(ApiView):
         responses={200: LeagueTableSerializer, **errors(404)},
     )
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        table = league_table(_league(request, kwargs["league"]))
+        league = _league(request, kwargs["league"])
+        table = league_table(league)
+        end = table.season_end
         data = {
             "league": table.league.slug,
+            "season_end": {
+                "promotion_places": league.promotion_places,
+                "relegation_places": league.relegation_places,
+                "playoff_places": league.playoff_places,
+                "final": end.final,
+                "undecided": end.undecided,
+                "problem": end.problem,
+            }
+            if end is not None
+            else None,
             "teams": [
                 {
                     "place": line.place,
                     "shared": line.shared,
                     "team": line.team.pk,
                     "name": line.team.name,
+                    "club_label": line.team.club_label,
                     "victory_points": _points(line.victory_points),
                     "points": line.points,
                     "day_wins": line.day_wins,
                     "days": len(line.days),
+                    **_mark(line.mark),
                 }
                 for line in table.teams
             ],
@@ -297,7 +324,13 @@ class TeamListView(ApiView):
 
         def create() -> Team:
             with transaction.atomic():
-                team = add_team(league, data["name"], club=data["club"], actor=actor)
+                team = add_team(
+                    league,
+                    data["name"],
+                    club=data["club"],
+                    partner_club=data["partner_club"],
+                    actor=actor,
+                )
                 for pk in data["players"]:
                     add_squad_member(team, pk, actor=actor)
                 return team

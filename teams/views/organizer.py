@@ -173,6 +173,7 @@ class TeamsView(OwnerMixin, TemplateView):
                         self.league,
                         form.cleaned_data["name"],
                         club=form.cleaned_data["club"],
+                        partner_club=form.cleaned_data["partner_club"],
                         actor=actor,
                     )
                     messages.success(request, _("“%(name)s” added.") % {"name": team.name})
