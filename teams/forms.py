@@ -191,6 +191,18 @@ class TeamForm(forms.Form):
     )
 
 
+class TeamClubsForm(forms.Form):
+    """A team's club and the second club of a Spielgemeinschaft."""
+
+    club = forms.CharField(label=_("club"), max_length=120, required=False)
+    partner_club = forms.CharField(
+        label=_("second club (SG)"),
+        max_length=120,
+        required=False,
+        help_text=_("Empty for a team of one club."),
+    )
+
+
 class NewPlayerForm(forms.Form):
     """A player new to the owner's registry, straight into a squad."""
 

@@ -305,27 +305,12 @@ def add_team(
     ``partner_club``: the second club of a Spielgemeinschaft (shown "SG Club A / Club B")."""
     _require_manager(league, actor)
     league = League.objects.select_for_update().get(pk=league.pk)
-    name, club, partner_club = name.strip(), club.strip(), partner_club.strip()
+    name = name.strip()
     if not name:
         raise ServiceError("name_required", _("Give the team a name."), field="name")
     if len(name) > TEAM_NAME_MAX_LENGTH:
         raise _too_long("name", TEAM_NAME_MAX_LENGTH)
-    if len(club) > TEAM_NAME_MAX_LENGTH:
-        raise _too_long("club", TEAM_NAME_MAX_LENGTH)
-    if len(partner_club) > TEAM_NAME_MAX_LENGTH:
-        raise _too_long("partner_club", TEAM_NAME_MAX_LENGTH)
-    if partner_club and not club:
-        raise ServiceError(
-            "sg_without_club",
-            _("Name the first club too: a Spielgemeinschaft is formed by two clubs."),
-            field="club",
-        )
-    if partner_club and partner_club.casefold() == club.casefold():
-        raise ServiceError(
-            "sg_same_club",
-            _("The second club must be another club than the first."),
-            field="partner_club",
-        )
+    club, partner_club = _clubs(club, partner_club)
     if has_match_days(league):
         raise ServiceError(
             "schedule_made",
@@ -348,6 +333,50 @@ def add_team(
     if partner_club:
         after["partner_club"] = partner_club
     _log(league, "teams.team.added", actor, after=after)
+    return team
+
+
+def _clubs(club: str, partner_club: str) -> tuple[str, str]:
+    """A team's club and the second club of a Spielgemeinschaft, stripped and checked."""
+    club, partner_club = club.strip(), partner_club.strip()
+    if len(club) > TEAM_NAME_MAX_LENGTH:
+        raise _too_long("club", TEAM_NAME_MAX_LENGTH)
+    if len(partner_club) > TEAM_NAME_MAX_LENGTH:
+        raise _too_long("partner_club", TEAM_NAME_MAX_LENGTH)
+    if partner_club and not club:
+        raise ServiceError(
+            "sg_without_club",
+            _("Name the first club too: a Spielgemeinschaft is formed by two clubs."),
+            field="club",
+        )
+    if partner_club and partner_club.casefold() == club.casefold():
+        raise ServiceError(
+            "sg_same_club",
+            _("The second club must be another club than the first."),
+            field="partner_club",
+        )
+    return club, partner_club
+
+
+@transaction.atomic
+def change_team_clubs(team: Team, *, club: str, partner_club: str, actor: Actor) -> Team:
+    """A team's club and the second club of a Spielgemeinschaft (none: ""), at any time:
+    two clubs that join forces mid-season keep the team, its squad and its results."""
+    team = Team.objects.select_for_update().select_related("league").get(pk=team.pk)
+    _require_manager(team.league, actor)
+    club, partner_club = _clubs(club, partner_club)
+    before = {"club": team.club, "partner_club": team.partner_club}
+    team.club, team.partner_club = club, partner_club
+    after = {"club": club, "partner_club": partner_club}
+    if after != before:
+        team.save(update_fields=["club", "partner_club"])
+        _log(
+            team.league,
+            "teams.team.changed",
+            actor,
+            before={"team": team.pk, **before},
+            after={"team": team.pk, **after},
+        )
     return team
 
 

@@ -87,6 +87,18 @@ class TeamCreateSerializer(StrictSerializer):
     )
 
 
+class TeamClubsSerializer(StrictSerializer):
+    """A team's club and the second club of a Spielgemeinschaft; left out: as it is."""
+
+    club = serializers.CharField(max_length=120, required=False, allow_blank=True)
+    partner_club = serializers.CharField(
+        max_length=120,
+        required=False,
+        allow_blank=True,
+        help_text="The second club of a Spielgemeinschaft (SG); empty: a team of one club.",
+    )
+
+
 class TeamDayLineSerializer(serializers.Serializer[Any]):
     team = serializers.IntegerField()
     name = serializers.CharField()

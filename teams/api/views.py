@@ -27,6 +27,7 @@ from teams.api.serializers import (
     LeagueTableSerializer,
     LineUpInputSerializer,
     LineUpSerializer,
+    TeamClubsSerializer,
     TeamCreateSerializer,
     TeamDetailSerializer,
     TeamSerializer,
@@ -39,6 +40,7 @@ from teams.services import (
     add_squad_member,
     add_team,
     change_league,
+    change_team_clubs,
     create_league,
     set_line_up,
 )
@@ -384,6 +386,28 @@ class TeamDetailView(ApiView):
             )
         keeper = _keeper(request, league)
         return Response({**_team(team, list(page.squad), keeper=keeper), "days": days})
+
+    @extend_schema(
+        summary="Change a team's club or name the second club of an SG (the owner)",
+        parameters=[LEAGUE, TEAM],
+        request=TeamClubsSerializer,
+        responses={200: TeamSerializer, **errors(400, 401, 403, 404)},
+    )
+    def patch(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        league = _owned(request, kwargs["league"])
+        team = Team.objects.filter(league=league, pk=kwargs["team"]).first()
+        if team is None:
+            raise Http404
+        data = validated(TeamClubsSerializer, request.data)
+        changed = _call(
+            lambda: change_team_clubs(
+                team,
+                club=data.get("club", team.club),
+                partner_club=data.get("partner_club", team.partner_club),
+                actor=_actor(request),
+            )
+        )
+        return Response(team_answer(request, league, changed))
 
 
 class LineUpView(ApiView):

@@ -16,7 +16,7 @@ from django.test import Client
 
 from common.services import ServiceError
 from teams.forms import LeagueForm
-from teams.models import Group, League, Team
+from teams.models import Group, League, LeagueChange, Team
 from teams.services import (
     LeagueData,
     add_squad_member,
@@ -282,3 +282,54 @@ def test_an_sg_squad_holds_players_of_both_clubs(alice: User) -> None:
         player = Player.objects.create(owner=alice, first_name="P", last_name=club, club=club)
         add_squad_member(team, player, actor=organizer(alice))
     assert sorted(team.squad.values_list("player__club", flat=True)) == ["SV A"] * 2 + ["SV B"] * 2
+
+
+def test_a_team_becomes_an_sg_on_the_owners_page(finished: Played, alice: User) -> None:
+    """Two clubs join forces mid-season: the team, its squad and results stay."""
+    team = finished.teams[0]
+    url = "/verwaltung/ligen/liga/mannschaften/"
+    prefix = f"clubs{team.pk}"
+    client = page_client(alice)
+    response = client.post(
+        url,
+        {
+            "action": "change_clubs",
+            "team": team.pk,
+            f"{prefix}-club": "Club 0",
+            f"{prefix}-partner_club": "club 0",
+        },
+    )
+    assert response.status_code == 400
+    form = response.context["teams"][0]["clubs"]
+    assert form.errors["partner_club"] == ["Der zweite Verein muss ein anderer als der erste sein."]
+    response = client.post(
+        url,
+        {
+            "action": "change_clubs",
+            "team": team.pk,
+            f"{prefix}-club": "Club 0",
+            f"{prefix}-partner_club": "Club 9",
+        },
+    )
+    assert response.status_code == 302
+    assert Team.objects.get(pk=team.pk).club_label == "SG Club 0 / Club 9"
+    assert LeagueChange.objects.filter(action="teams.team.changed").count() == 1
+    assert "SG Club 0 / Club 9" in page_client().get("/ligen/liga/").content.decode()
+
+
+def test_api_changes_a_teams_clubs(finished: Played, alice: User, bob: User) -> None:
+    team = finished.teams[1]
+    url = f"/api/v1/leagues/liga/teams/{team.pk}/"
+    refused = api_client(user=bob).patch(url, {"partner_club": "X"}, format="json")
+    assert refused.status_code == 403
+    bad = api_client(user=alice, lang="en").patch(
+        url, {"club": "", "partner_club": "SV B"}, format="json"
+    )
+    assert bad.status_code == 400
+    assert bad.json()["error"]["field"] == "club"
+    assert "Name the first club too" in bad.json()["error"]["message"]
+    changed = api_client(user=alice).patch(url, {"partner_club": "SV B"}, format="json")
+    assert changed.status_code == 200, changed.json()
+    assert changed.json()["club_label"] == "SG Club 1 / SV B"
+    undone = api_client(user=alice).patch(url, {"partner_club": ""}, format="json")
+    assert undone.json()["club_label"] == "Club 1"
