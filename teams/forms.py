@@ -9,7 +9,13 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from common.forms import NamedSettingsForm, numbers, tiebreak_fields, tiebreak_initial
-from teams.models import MAX_DAYS, MAX_SERIES_PER_DAY, SQUAD_MAX_LIMIT, League
+from teams.models import (
+    MAX_DAYS,
+    MAX_SEASON_END_PLACES,
+    MAX_SERIES_PER_DAY,
+    SQUAD_MAX_LIMIT,
+    League,
+)
 from teams.rules import TIE_RULE_LABELS, TIEBREAK_LABELS, preset_choices
 from teams.services import LeagueData
 
@@ -33,6 +39,9 @@ class LeagueForm(NamedSettingsForm):
         "players_per_team",
         "series_per_day",
         "days",
+        "promotion_places",
+        "relegation_places",
+        "playoff_places",
         "is_public",
         "description",
     )
@@ -64,6 +73,33 @@ class LeagueForm(NamedSettingsForm):
         label=_("series per match day"), min_value=1, max_value=MAX_SERIES_PER_DAY, initial=4
     )
     days = forms.IntegerField(label=_("match days"), min_value=1, max_value=MAX_DAYS, initial=5)
+    promotion_places = forms.IntegerField(
+        required=False,
+        label=_("places going up (promotion)"),
+        min_value=0,
+        max_value=MAX_SEASON_END_PLACES,
+        initial=0,
+        help_text=_("The first places of the final table; marked ▲ in the table."),
+    )
+    relegation_places = forms.IntegerField(
+        required=False,
+        label=_("places going down (relegation)"),
+        min_value=0,
+        max_value=MAX_SEASON_END_PLACES,
+        initial=0,
+        help_text=_("The last places of the final table; marked ▼ in the table."),
+    )
+    playoff_places = forms.IntegerField(
+        required=False,
+        label=_("relegation play-off places"),
+        min_value=0,
+        max_value=MAX_SEASON_END_PLACES,
+        initial=0,
+        help_text=_(
+            "The places just above those going down play the relegation play-off; "
+            "marked ◆ in the table."
+        ),
+    )
 
     @classmethod
     def initial_for(cls, league: League) -> dict[str, Any]:
@@ -72,7 +108,8 @@ class LeagueForm(NamedSettingsForm):
             key: getattr(league, key)
             for key in (
                 "name", "slug", "kind", "scoring_preset", "squad_max", "players_per_team",
-                "series_per_day", "days", "is_public", "description",
+                "series_per_day", "days", "promotion_places", "relegation_places",
+                "playoff_places", "is_public", "description",
             )
         }  # fmt: skip
         for table in overrides.get("victory_points") or []:
@@ -123,6 +160,10 @@ class LeagueForm(NamedSettingsForm):
             players_per_team=data["players_per_team"],
             series_per_day=data["series_per_day"],
             days=data["days"],
+            # Empty: none (0).
+            promotion_places=data.get("promotion_places") or 0,
+            relegation_places=data.get("relegation_places") or 0,
+            playoff_places=data.get("playoff_places") or 0,
             is_public=bool(data.get("is_public")),
             description=data.get("description") or "",
         )
@@ -140,6 +181,26 @@ OVERRIDE_FIELDS = {
 class TeamForm(forms.Form):
     name = forms.CharField(label=_("team name"), max_length=120)
     club = forms.CharField(label=_("club"), max_length=120, required=False)
+    partner_club = forms.CharField(
+        label=_("second club (SG)"),
+        max_length=120,
+        required=False,
+        help_text=_(
+            "For a team formed by two clubs (Spielgemeinschaft): shown as “SG Club A / Club B”."
+        ),
+    )
+
+
+class TeamClubsForm(forms.Form):
+    """A team's club and the second club of a Spielgemeinschaft."""
+
+    club = forms.CharField(label=_("club"), max_length=120, required=False)
+    partner_club = forms.CharField(
+        label=_("second club (SG)"),
+        max_length=120,
+        required=False,
+        help_text=_("Empty for a team of one club."),
+    )
 
 
 class NewPlayerForm(forms.Form):

@@ -21,6 +21,8 @@ from tournaments.models import Player, Registration, Tournament, new_seed, new_t
 SQUAD_MAX_LIMIT = 12
 MAX_DAYS = 30
 MAX_SERIES_PER_DAY = 20
+#: Places at most that go up, go down or play the relegation play-off (each).
+MAX_SEASON_END_PLACES = 20
 
 #: Series a group plays per match day. The DDV's texts give the Bundesliga's "double match
 #: days" without their number of series; the DMM's group stage plays four. Four is also the
@@ -80,6 +82,23 @@ class League(models.Model):
         _("match days"), default=5, validators=[MinValueValidator(1), MaxValueValidator(MAX_DAYS)]
     )
     seed = models.BigIntegerField(_("schedule seed"), default=new_seed)
+    # The season's end (``teams.season_end``): the first places go up (Aufstieg), the last
+    # go down (Abstieg), the play-off places just above them play the Relegation.
+    promotion_places = models.PositiveSmallIntegerField(
+        _("places going up (promotion)"),
+        default=0,
+        validators=[MaxValueValidator(MAX_SEASON_END_PLACES)],
+    )
+    relegation_places = models.PositiveSmallIntegerField(
+        _("places going down (relegation)"),
+        default=0,
+        validators=[MaxValueValidator(MAX_SEASON_END_PLACES)],
+    )
+    playoff_places = models.PositiveSmallIntegerField(
+        _("relegation play-off places"),
+        default=0,
+        validators=[MaxValueValidator(MAX_SEASON_END_PLACES)],
+    )
     is_public = models.BooleanField(_("public"), default=True)
     description = models.TextField(_("description"), blank=True, max_length=2000)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -104,6 +123,12 @@ class League(models.Model):
             models.CheckConstraint(
                 condition=Q(days__gte=1) & Q(days__lte=MAX_DAYS), name="league_days_range"
             ),
+            models.CheckConstraint(
+                condition=Q(promotion_places__lte=MAX_SEASON_END_PLACES)
+                & Q(relegation_places__lte=MAX_SEASON_END_PLACES)
+                & Q(playoff_places__lte=MAX_SEASON_END_PLACES),
+                name="league_season_end_places_range",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -117,6 +142,9 @@ class Team(models.Model):
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="teams")
     name = models.CharField(_("name"), max_length=120)
     club = models.CharField(_("club"), max_length=120, blank=True)
+    # A Spielgemeinschaft (SG): a team formed by two clubs names the second one here; its
+    # squad may hold players of both clubs.
+    partner_club = models.CharField(_("second club (SG)"), max_length=120, blank=True)
     position = models.PositiveSmallIntegerField(_("position in the schedule"))
     # The team captain's private link (no account), as a table captain's: he names the
     # team's line-ups through it.
@@ -136,6 +164,19 @@ class Team(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def club_label(self) -> str:
+        """The team's club as shown beside its name: "SG Club A / Club B" for a team of
+        two clubs (Spielgemeinschaft), else its club."""
+        return sg_label(self.club, self.partner_club)
+
+
+def sg_label(club: str, partner_club: str) -> str:
+    """ "SG Club A / Club B" when a second club is named, else the club."""
+    if partner_club:
+        return f"SG {club} / {partner_club}" if club else f"SG {partner_club}"
+    return club
 
 
 class SquadMember(models.Model):

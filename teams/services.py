@@ -30,10 +30,12 @@ from common import slugs
 from common.actors import Actor
 from common.services import Refusal, ServiceError
 from teams import schedule as schedule_core
+from teams import season_end
 from teams import seating as team_seating
 from teams.doors import TEAM_CAPTAIN
 from teams.models import (
     MAX_DAYS,
+    MAX_SEASON_END_PLACES,
     MAX_SERIES_PER_DAY,
     SQUAD_MAX_LIMIT,
     Group,
@@ -78,6 +80,9 @@ class LeagueData:
     players_per_team: int = 4
     series_per_day: int = 4
     days: int = 5
+    promotion_places: int = 0
+    relegation_places: int = 0
+    playoff_places: int = 0
     is_public: bool = True
     description: str = ""
 
@@ -168,6 +173,7 @@ def _check(data: LeagueData, league: League | None) -> LeagueData:
         )
     _whole(data.series_per_day, 1, MAX_SERIES_PER_DAY, "series_per_day")
     _whole(data.days, 1, MAX_DAYS, "days")
+    _check_season_end(data, league)
     if len(data.description) > DESCRIPTION_MAX_LENGTH:
         raise _too_long("description", DESCRIPTION_MAX_LENGTH)
     slug = data.slug.strip() or unique_league_slug(name, exclude_pk=league.pk if league else None)
@@ -189,9 +195,38 @@ def _check(data: LeagueData, league: League | None) -> LeagueData:
         players_per_team=data.players_per_team,
         series_per_day=data.series_per_day,
         days=data.days,
+        promotion_places=data.promotion_places,
+        relegation_places=data.relegation_places,
+        playoff_places=data.playoff_places,
         is_public=data.is_public,
         description=data.description,
     )
+
+
+def _check_season_end(data: LeagueData, league: League | None) -> None:
+    """Each count a whole number from 0; with teams in the league, the places going up,
+    down and into the play-off together at most its teams (``teams.season_end``). A league
+    without teams yet is checked when the table is made (the marks say "too few teams")."""
+    for key in ("promotion_places", "relegation_places", "playoff_places"):
+        _whole(getattr(data, key), 0, MAX_SEASON_END_PLACES, key)
+    teams = league.teams.count() if league is not None else 0
+    places = season_end.Places(
+        up=data.promotion_places, down=data.relegation_places, playoff=data.playoff_places
+    )
+    if teams and season_end.check_places(places, teams):
+        field_name = "relegation_places" if places.up + places.down > teams else "playoff_places"
+        raise ServiceError(
+            "too_many_season_end_places",
+            ngettext(
+                "The league has %(n)d team: at most %(n)d place can go up, go down or play "
+                "the relegation play-off together.",
+                "The league has %(n)d teams: at most %(n)d places can go up, go down or play "
+                "the relegation play-off together.",
+                teams,
+            )
+            % {"n": teams},
+            field=field_name,
+        )
 
 
 def _snapshot(league: League) -> dict[str, Any]:
@@ -263,17 +298,19 @@ def change_league(league: League, data: LeagueData, *, actor: Actor) -> League:
 
 
 @transaction.atomic
-def add_team(league: League, name: str, *, club: str = "", actor: Actor) -> Team:
-    """A new team at the end of the league's list; not once the match days are made."""
+def add_team(
+    league: League, name: str, *, club: str = "", partner_club: str = "", actor: Actor
+) -> Team:
+    """A new team at the end of the league's list; not once the match days are made.
+    ``partner_club``: the second club of a Spielgemeinschaft (shown "SG Club A / Club B")."""
     _require_manager(league, actor)
     league = League.objects.select_for_update().get(pk=league.pk)
-    name, club = name.strip(), club.strip()
+    name = name.strip()
     if not name:
         raise ServiceError("name_required", _("Give the team a name."), field="name")
     if len(name) > TEAM_NAME_MAX_LENGTH:
         raise _too_long("name", TEAM_NAME_MAX_LENGTH)
-    if len(club) > TEAM_NAME_MAX_LENGTH:
-        raise _too_long("club", TEAM_NAME_MAX_LENGTH)
+    club, partner_club = _clubs(club, partner_club)
     if has_match_days(league):
         raise ServiceError(
             "schedule_made",
@@ -286,9 +323,60 @@ def add_team(league: League, name: str, *, club: str = "", actor: Actor) -> Team
         )
     highest = league.teams.aggregate(m=Max("position"))["m"]
     team = Team.objects.create(
-        league=league, name=name, club=club, position=0 if highest is None else highest + 1
+        league=league,
+        name=name,
+        club=club,
+        partner_club=partner_club,
+        position=0 if highest is None else highest + 1,
     )
-    _log(league, "teams.team.added", actor, after={"team": team.pk, "name": name, "club": club})
+    after = {"team": team.pk, "name": name, "club": club}
+    if partner_club:
+        after["partner_club"] = partner_club
+    _log(league, "teams.team.added", actor, after=after)
+    return team
+
+
+def _clubs(club: str, partner_club: str) -> tuple[str, str]:
+    """A team's club and the second club of a Spielgemeinschaft, stripped and checked."""
+    club, partner_club = club.strip(), partner_club.strip()
+    if len(club) > TEAM_NAME_MAX_LENGTH:
+        raise _too_long("club", TEAM_NAME_MAX_LENGTH)
+    if len(partner_club) > TEAM_NAME_MAX_LENGTH:
+        raise _too_long("partner_club", TEAM_NAME_MAX_LENGTH)
+    if partner_club and not club:
+        raise ServiceError(
+            "sg_without_club",
+            _("Name the first club too: a Spielgemeinschaft is formed by two clubs."),
+            field="club",
+        )
+    if partner_club and partner_club.casefold() == club.casefold():
+        raise ServiceError(
+            "sg_same_club",
+            _("The second club must be another club than the first."),
+            field="partner_club",
+        )
+    return club, partner_club
+
+
+@transaction.atomic
+def change_team_clubs(team: Team, *, club: str, partner_club: str, actor: Actor) -> Team:
+    """A team's club and the second club of a Spielgemeinschaft (none: ""), at any time:
+    two clubs that join forces mid-season keep the team, its squad and its results."""
+    team = Team.objects.select_for_update().select_related("league").get(pk=team.pk)
+    _require_manager(team.league, actor)
+    club, partner_club = _clubs(club, partner_club)
+    before = {"club": team.club, "partner_club": team.partner_club}
+    team.club, team.partner_club = club, partner_club
+    after = {"club": club, "partner_club": partner_club}
+    if after != before:
+        team.save(update_fields=["club", "partner_club"])
+        _log(
+            team.league,
+            "teams.team.changed",
+            actor,
+            before={"team": team.pk, **before},
+            after={"team": team.pk, **after},
+        )
     return team
 
 

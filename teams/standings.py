@@ -23,6 +23,7 @@ from django.db.models import QuerySet
 
 from scoring.models import SeriesTotal
 from teams import scoring as team_scoring
+from teams import season_end as season_end_core
 from teams.models import Group, GroupTeam, League, LineUp, MatchDay, SquadMember, Team
 from teams.rules import team_scoring as scoring_of
 from teams.services import Substitution, substitutions_from
@@ -72,6 +73,7 @@ class LeagueLine:
     day_wins: int
     best_day: int
     days: tuple[tuple[MatchDay, TeamDayLine], ...]
+    mark: season_end_core.Mark | None = None  # up, down, play-off, or undecided at a cut
 
 
 @dataclass(frozen=True)
@@ -94,6 +96,7 @@ class LeagueTable:
     teams: tuple[LeagueLine, ...]
     players: tuple[PlayerLine, ...]
     groups: tuple[GroupResult, ...]
+    season_end: season_end_core.SeasonEnd | None = None  # None: the table is empty
 
 
 @dataclass(frozen=True)
@@ -238,6 +241,16 @@ def league_table(league: League) -> LeagueTable:
         for result in day:
             for line in result.lines:
                 day_lines[line.team.pk].append((result.group.match_day, line))
+    end = (
+        season_end_core.season_end(
+            [season_end_core.TableEntry(line.team, line.place) for line in season],
+            places_of(league),
+            final=season_final(league, [results[group.pk] for group in groups]),
+        )
+        if season
+        else None
+    )
+    marks = {mark.team: mark for mark in end.marks} if end else {}
     team_lines = tuple(
         LeagueLine(
             team=teams[line.team],
@@ -248,6 +261,7 @@ def league_table(league: League) -> LeagueTable:
             day_wins=line.day_wins,
             best_day=line.best_day,
             days=tuple(day_lines[line.team]),
+            mark=marks.get(line.team),
         )
         for line in season
     )
@@ -301,7 +315,24 @@ def league_table(league: League) -> LeagueTable:
         teams=team_lines,
         players=tuple(player_lines),
         groups=tuple(results[group.pk] for group in groups),
+        season_end=end,
     )
+
+
+def places_of(league: League) -> season_end_core.Places:
+    """The league's setting of the places going up, down and into the play-off."""
+    return season_end_core.Places(
+        up=league.promotion_places,
+        down=league.relegation_places,
+        playoff=league.playoff_places,
+    )
+
+
+def season_final(league: League, results: Sequence[GroupResult]) -> bool:
+    """Every match day of the season made and final (each of its groups' series closed):
+    the marks are the season's; before that they are provisional."""
+    numbers = {result.group.match_day.number for result in results}
+    return bool(results) and len(numbers) >= league.days and all(result.final for result in results)
 
 
 def team_page(team: Team) -> TeamPage:

@@ -52,6 +52,7 @@ PURE_CORES = {
     # Team competitions reuse the seating core (itself pure) for schedules and tables.
     "teams/schedule.py": ("tournaments.seating",),
     "teams/scoring.py": (),
+    "teams/season_end.py": (),
     "teams/seating.py": ("tournaments.seating",),
     "cashbox/settlement.py": (),
     "cashbox/money.py": (),

@@ -355,7 +355,7 @@ EXPECT: dict[str, dict[str, tuple[Any, Any]]] = {
     "api:league-detail": PUBLIC_READ_API,
     "api:league-table": {p: (OK, set()) for p in PERSONAS},
     "api:league-teams": PUBLIC_READ_API,
-    "api:league-team": {p: (OK, set()) for p in PERSONAS},
+    "api:league-team": PUBLIC_READ_API,  # read by all; a team's clubs changed by the owner
     "api:league-line-ups": PUBLIC_READ_API,
     "api:league-match-days": PUBLIC_READ_API,
     # the owner's actions of his pages (``tests/teams/test_api_owner.py`` maps them)

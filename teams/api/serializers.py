@@ -31,7 +31,8 @@ class LeagueSerializer(StrictSerializerMixin, serializers.ModelSerializer[League
         model = League
         fields = [
             "slug", "name", "owner", "kind", "scoring_preset", "scoring_overrides", "squad_max",
-            "players_per_team", "series_per_day", "days", "is_public", "description",
+            "players_per_team", "series_per_day", "days", "promotion_places",
+            "relegation_places", "playoff_places", "is_public", "description",
             "club", "created_at",
         ]  # fmt: skip
         read_only_fields = ["owner", "created_at"]
@@ -47,6 +48,12 @@ class TeamSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     name = serializers.CharField()
     club = serializers.CharField()
+    partner_club = serializers.CharField(
+        help_text="The second club of a Spielgemeinschaft (SG); empty for a team of one club."
+    )
+    club_label = serializers.CharField(
+        help_text="The club as shown beside the team's name: “SG Club A / Club B” for an SG."
+    )
     position = serializers.IntegerField(help_text="The team's index in the schedule.")
     squad = PlayerRefSerializer(many=True)
     captain_token = serializers.CharField(
@@ -64,12 +71,31 @@ class TeamSerializer(serializers.Serializer[Any]):
 class TeamCreateSerializer(StrictSerializer):
     name = serializers.CharField(max_length=120)
     club = serializers.CharField(max_length=120, required=False, allow_blank=True, default="")
+    partner_club = serializers.CharField(
+        max_length=120,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="The second club of a Spielgemeinschaft (SG): shown “SG Club A / Club B”.",
+    )
     players = serializers.ListField(
         child=serializers.IntegerField(min_value=1, max_value=10**9 - 1),
         required=False,
         default=list,
         max_length=12,
         help_text="Ids of players of the owner's registry for the squad.",
+    )
+
+
+class TeamClubsSerializer(StrictSerializer):
+    """A team's club and the second club of a Spielgemeinschaft; left out: as it is."""
+
+    club = serializers.CharField(max_length=120, required=False, allow_blank=True)
+    partner_club = serializers.CharField(
+        max_length=120,
+        required=False,
+        allow_blank=True,
+        help_text="The second club of a Spielgemeinschaft (SG); empty: a team of one club.",
     )
 
 
@@ -103,10 +129,35 @@ class TableLineSerializer(serializers.Serializer[Any]):
     shared = serializers.BooleanField()
     team = serializers.IntegerField()
     name = serializers.CharField()
+    club_label = serializers.CharField(help_text="“SG Club A / Club B” for an SG, else its club.")
     victory_points = serializers.CharField(help_text='A decimal, "3.5" where a tie shares.')
     points = serializers.IntegerField()
     day_wins = serializers.IntegerField()
     days = serializers.IntegerField(help_text="Match days played.")
+    mark = serializers.ChoiceField(
+        choices=["up", "playoff", "down", "undecided"],
+        allow_null=True,
+        help_text="Season end: up (promotion), playoff (relegation play-off), down "
+        "(relegation), undecided (a shared place across a cut: a decision is needed), null.",
+    )
+    mark_between = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="For an undecided mark: the zones its shared place spans, best first.",
+    )
+
+
+class SeasonEndSerializer(serializers.Serializer[Any]):
+    promotion_places = serializers.IntegerField()
+    relegation_places = serializers.IntegerField()
+    playoff_places = serializers.IntegerField()
+    final = serializers.BooleanField(
+        help_text="Every match day final. false: the marks follow the current table (provisional)."
+    )
+    undecided = serializers.BooleanField(help_text="Some mark needs a decision (a tie at a cut).")
+    problem = serializers.CharField(
+        allow_blank=True,
+        help_text="too_few_teams: the table has fewer teams than places to mark; else empty.",
+    )
 
 
 class PlayerLineSerializer(serializers.Serializer[Any]):
@@ -122,6 +173,7 @@ class PlayerLineSerializer(serializers.Serializer[Any]):
 
 class LeagueTableSerializer(serializers.Serializer[Any]):
     league = serializers.CharField()
+    season_end = SeasonEndSerializer(allow_null=True, help_text="null: no final day yet.")
     teams = TableLineSerializer(many=True)
     players = PlayerLineSerializer(many=True)
     groups = GroupResultSerializer(many=True)

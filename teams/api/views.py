@@ -27,17 +27,20 @@ from teams.api.serializers import (
     LeagueTableSerializer,
     LineUpInputSerializer,
     LineUpSerializer,
+    TeamClubsSerializer,
     TeamCreateSerializer,
     TeamDetailSerializer,
     TeamSerializer,
 )
 from teams.models import Group, League, LineUp, SquadMember, Team
 from teams.permissions import LEAGUES, visible_leagues
+from teams.season_end import Mark, Zone
 from teams.services import (
     LeagueData,
     add_squad_member,
     add_team,
     change_league,
+    change_team_clubs,
     create_league,
     set_line_up,
 )
@@ -92,6 +95,8 @@ def _team(team: Team, squad: list[Player], *, keeper: bool = False) -> dict[str,
         "id": team.pk,
         "name": team.name,
         "club": team.club,
+        "partner_club": team.partner_club,
+        "club_label": team.club_label,
         "position": team.position,
         "squad": [_player(p) for p in squad],
         "captain_token": team.captain_token if keeper else None,
@@ -120,6 +125,16 @@ def _day_line(line: TeamDayLine) -> dict[str, Any]:
         "shared": line.shared,
         "victory_points": _points(line.victory_points),
     }
+
+
+def _mark(mark: Mark | None) -> dict[str, Any]:
+    """A table line's season-end mark: its zone, "undecided" (with the zones it spans), or
+    null for no mark."""
+    if mark is None or mark.zone == Zone.STAY:
+        return {"mark": None, "mark_between": []}
+    if mark.zone is None:
+        return {"mark": "undecided", "mark_between": [str(zone) for zone in mark.between]}
+    return {"mark": str(mark.zone), "mark_between": []}
 
 
 def _group(result: GroupResult) -> dict[str, Any]:
@@ -233,19 +248,33 @@ class LeagueTableView(ApiView):
         responses={200: LeagueTableSerializer, **errors(404)},
     )
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        table = league_table(_league(request, kwargs["league"]))
+        league = _league(request, kwargs["league"])
+        table = league_table(league)
+        end = table.season_end
         data = {
             "league": table.league.slug,
+            "season_end": {
+                "promotion_places": league.promotion_places,
+                "relegation_places": league.relegation_places,
+                "playoff_places": league.playoff_places,
+                "final": end.final,
+                "undecided": end.undecided,
+                "problem": end.problem,
+            }
+            if end is not None
+            else None,
             "teams": [
                 {
                     "place": line.place,
                     "shared": line.shared,
                     "team": line.team.pk,
                     "name": line.team.name,
+                    "club_label": line.team.club_label,
                     "victory_points": _points(line.victory_points),
                     "points": line.points,
                     "day_wins": line.day_wins,
                     "days": len(line.days),
+                    **_mark(line.mark),
                 }
                 for line in table.teams
             ],
@@ -297,7 +326,13 @@ class TeamListView(ApiView):
 
         def create() -> Team:
             with transaction.atomic():
-                team = add_team(league, data["name"], club=data["club"], actor=actor)
+                team = add_team(
+                    league,
+                    data["name"],
+                    club=data["club"],
+                    partner_club=data["partner_club"],
+                    actor=actor,
+                )
                 for pk in data["players"]:
                     add_squad_member(team, pk, actor=actor)
                 return team
@@ -351,6 +386,28 @@ class TeamDetailView(ApiView):
             )
         keeper = _keeper(request, league)
         return Response({**_team(team, list(page.squad), keeper=keeper), "days": days})
+
+    @extend_schema(
+        summary="Change a team's club or name the second club of an SG (the owner)",
+        parameters=[LEAGUE, TEAM],
+        request=TeamClubsSerializer,
+        responses={200: TeamSerializer, **errors(400, 401, 403, 404)},
+    )
+    def patch(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        league = _owned(request, kwargs["league"])
+        team = Team.objects.filter(league=league, pk=kwargs["team"]).first()
+        if team is None:
+            raise Http404
+        data = validated(TeamClubsSerializer, request.data)
+        changed = _call(
+            lambda: change_team_clubs(
+                team,
+                club=data.get("club", team.club),
+                partner_club=data.get("partner_club", team.partner_club),
+                actor=_actor(request),
+            )
+        )
+        return Response(team_answer(request, league, changed))
 
 
 class LineUpView(ApiView):

@@ -29,6 +29,7 @@ from teams.forms import (
     MatchDayForm,
     NewPlayerForm,
     SquadListForm,
+    TeamClubsForm,
     TeamForm,
 )
 from teams.models import Group, League, LineUp, SquadMember
@@ -39,6 +40,7 @@ from teams.services import (
     add_team,
     change_league,
     change_places,
+    change_team_clubs,
     create_league,
     draw_team_series,
     line_up_size,
@@ -147,6 +149,11 @@ class TeamsView(OwnerMixin, TemplateView):
                     or NewPlayerForm(prefix=f"new{team.pk}"),
                     "squad_list": forms_of.get(("list", team.pk))
                     or SquadListForm(prefix=f"list{team.pk}"),
+                    "clubs": forms_of.get(("clubs", team.pk))
+                    or TeamClubsForm(
+                        prefix=f"clubs{team.pk}",
+                        initial={"club": team.club, "partner_club": team.partner_club},
+                    ),
                     "confirm_remove": forms_of.get(("confirm", team.pk)),
                     "errors": forms_of.get(("errors", team.pk), []),
                     "found": list(search_candidates(self.league, query))
@@ -173,6 +180,7 @@ class TeamsView(OwnerMixin, TemplateView):
                         self.league,
                         form.cleaned_data["name"],
                         club=form.cleaned_data["club"],
+                        partner_club=form.cleaned_data["partner_club"],
                         actor=actor,
                     )
                     messages.success(request, _("“%(name)s” added.") % {"name": team.name})
@@ -238,6 +246,17 @@ class TeamsView(OwnerMixin, TemplateView):
                     )
                     % {"n": len(added), "team": team},
                 )
+            elif action == "change_clubs":
+                clubs = TeamClubsForm(request.POST, prefix=f"clubs{team.pk}")
+                forms[("clubs", team.pk)] = clubs
+                if not clubs.is_valid():
+                    return self._again(forms)
+                try:
+                    change_team_clubs(team, **clubs.cleaned_data, actor=actor)
+                except ServiceError as exc:
+                    clubs.add_error(exc.field if exc.field in clubs.fields else None, exc.message)
+                    return self._again(forms)
+                messages.success(request, _("“%(name)s” saved.") % {"name": team.name})
             elif action == "remove_player":
                 found = (
                     team.squad.filter(pk=_id(request.POST.get("member")))

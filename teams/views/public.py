@@ -11,7 +11,7 @@ from django.views.generic import TemplateView
 from teams.models import League, Team
 from teams.permissions import can_manage, visible_leagues
 from teams.rules import TIE_RULE_LABELS, TIEBREAK_LABELS, team_scoring
-from teams.standings import league_table, team_page
+from teams.standings import league_table, places_of, team_page
 
 MAX_ID = 10**9
 
@@ -50,9 +50,12 @@ class LeagueDetailView(TemplateView):
             match_day = result.group.match_day
             day = days.setdefault(match_day.number, {"match_day": match_day, "groups": []})
             day["groups"].append(result)
+        end = table.season_end
         context.update(
             league=league,
             table=table,
+            end=end,
+            marks_shown=end is not None and places_of(league).marked > 0,
             days=list(days.values()),
             running=any(result.provisional for result in table.groups),
             may_manage=can_manage(self.request.user, league),

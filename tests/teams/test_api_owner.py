@@ -295,6 +295,7 @@ PAGE_ACTIONS: dict[tuple[str, str], tuple[str, str]] = {
     ("teams:create", ""): ("api:league-list", "post"),
     ("teams:edit", ""): ("api:league-detail", "put"),
     ("teams:teams", "add_team"): ("api:league-teams", "post"),
+    ("teams:teams", "change_clubs"): ("api:league-team", "patch"),
     ("teams:teams", "search"): ("api:league-candidates", "get"),
     ("teams:teams", "add_player"): ("api:league-squad", "post"),
     ("teams:teams", "new_player"): ("api:league-squad-new", "post"),
