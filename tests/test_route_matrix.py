@@ -38,7 +38,7 @@ from rest_framework.test import APIClient
 from archive.models import ArchiveImport
 from cashbox.models import Booking
 from cashbox.services import BookingData, book
-from clubs.members import invite
+from clubs.invitations import invite
 from clubs.models import Membership
 from common.actors import ORGANIZER, Actor
 from documents.models import GeneratedDocument
@@ -201,6 +201,14 @@ EXPECT: dict[str, dict[str, tuple[Any, Any]]] = {
         "anonymous": (set(), "login"),
     },
     "clubs:members": {
+        "owner": (set(), OWNER_WRITE),
+        "other": (set(), {404}),
+        "cashier": (set(), {403}),
+        "referee": (set(), {403}),
+        "captain": (set(), "login"),
+        "anonymous": (set(), "login"),
+    },
+    "clubs:withdraw-invitation": {  # an open invitation: its owners withdraw it
         "owner": (set(), OWNER_WRITE),
         "other": (set(), {404}),
         "cashier": (set(), {403}),
@@ -757,6 +765,7 @@ def path_for(route: Route, world: World, persona: str) -> str:
         "player": world.player.pk,  # a player of the season's tournament
         "league": "liga",  # Alice's league of four teams, its match days made (``rows``)
         "club": world.tournament.club.slug,  # Alice's club, which owns all of the above
+        "user": "carla",  # a member of Alice's club (her cashier)
     }
     if "team" in route.params:
         values["team"] = Team.objects.filter(league__slug="liga").order_by("pk")[0].pk
@@ -777,13 +786,18 @@ def path_for(route: Route, world: World, persona: str) -> str:
     if route.name == "clubs:accept":
         owner = world.tournament.organizers.order_by("pk")[0]
         valid = invite(world.tournament.club, "organizer", actor=Actor(ORGANIZER, user=owner))
-        values["token"] = valid if persona == "owner" else "guessed-link"
+        values["token"] = valid.token if persona == "owner" else "guessed-link"
     if route.name == "tournaments:self-register":
         values["token"] = (
             world.tournament.registration_token if persona == "owner" else "guessed-link"
         )
     if route.name.startswith("documents:"):
         values["pk"] = world.document.pk
+    elif route.name == "clubs:withdraw-invitation":
+        owner = world.tournament.organizers.order_by("pk")[0]  # an open invitation to her club
+        values["pk"] = values["invitation"] = invite(
+            world.tournament.club, "organizer", actor=Actor(ORGANIZER, user=owner)
+        ).pk
     elif route.name in ("scoring:referee-call", "scoring:referee-correct"):
         values["pk"] = RefereeCall.objects.create(
             table=table, series=table.series, reason="Streit", called_at=timezone.now(),
