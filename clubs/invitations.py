@@ -36,6 +36,7 @@ logger = logging.getLogger(__name__)
 
 INVITATION_DAYS = 14
 LANGUAGES = ("de", "en")
+MAX_EMAIL = 254  # Invitation.email
 
 
 def _language(language: str | None) -> str:
@@ -55,6 +56,8 @@ def _create(club: Club, role: str, email: str, language: str, actor: Actor) -> I
     email = email.strip()
     if email:
         try:
+            if len(email) > MAX_EMAIL:
+                raise ValidationError("too long")
             validate_email(email)
         except ValidationError as exc:
             raise ServiceError(
