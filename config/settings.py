@@ -345,6 +345,7 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "FeeStatusEnum": "fees.models.Booking.Kind",
         "RefereeCallStatusEnum": "scoring.models.RefereeCall.Status",
+        "InvitationStatusEnum": "clubs.models.Invitation.Status",
     },
 }
 

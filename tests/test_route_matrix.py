@@ -164,6 +164,15 @@ CASHBOX_PAGE = {  # a club's cash box: Bob is no member, it does not exist for h
     "anonymous": ("login", "login"),
 }
 
+CLUB_API = {  # a club's changes: its owners; other members 403, outsiders 404
+    "owner": (OK, OWNER_WRITE),
+    "cashier": ({403}, {403}),
+    "referee": ({403}, {403}),
+    "other": ({404}, {404}),
+    "captain": ({401}, {401}),
+    "anonymous": ({401}, {401}),
+}
+
 EVENING_PAGE = {  # a club's evenings: its owners and organizers; other members 403, Bob 404
     **CASHBOX_PAGE,
     "owner": (REACHED, OWNER_WRITE),
@@ -285,6 +294,23 @@ EXPECT: dict[str, dict[str, tuple[Any, Any]]] = {
     "api:referee-call-rule": REFEREE_API,  # an empty ruling: 400
     "api:captain-call": CAPTAIN_ONLY_API,  # an empty call: 400
     "api:captain-call-withdraw": {**CAPTAIN_ONLY_API, "captain": (set(), {404})},  # no call
+    # API: clubs (as the club's pages): a member's clubs; a club for its members only
+    "api:club-list": {
+        "owner": (OK, set()),
+        "other": (OK, set()),
+        "captain": ({401}, set()),
+        "anonymous": ({401}, set()),
+    },
+    "api:club-members": {**CLUB_API, "cashier": (OK, set()), "referee": (OK, set())},
+    "api:club-member": CLUB_API,  # Carla's membership: a role without input is 400
+    "api:club-hand-over": CLUB_API,
+    "api:club-leave": {  # every member may leave; the last owner may not (409)
+        **CLUB_API,
+        "cashier": (set(), OWNER_WRITE),
+        "referee": (set(), OWNER_WRITE),
+    },
+    "api:club-invitations": CLUB_API,
+    "api:club-invitation-withdraw": CLUB_API,
     # API: tournaments and players
     "api:tournament-list": {
         "owner": (OK, OWNER_WRITE),
@@ -793,7 +819,7 @@ def path_for(route: Route, world: World, persona: str) -> str:
         )
     if route.name.startswith("documents:"):
         values["pk"] = world.document.pk
-    elif route.name == "clubs:withdraw-invitation":
+    elif route.name in ("clubs:withdraw-invitation", "api:club-invitation-withdraw"):
         owner = world.tournament.organizers.order_by("pk")[0]  # an open invitation to her club
         values["pk"] = values["invitation"] = invite(
             world.tournament.club, "organizer", actor=Actor(ORGANIZER, user=owner)
