@@ -13,6 +13,9 @@ class ClubsConfig(AppConfig):
         register_actions(
             {
                 "clubs.member.invited": ActionKind("member-invited", _("Member invited")),
+                "clubs.invitation.withdrawn": ActionKind(
+                    "invitation-withdrawn", _("Invitation withdrawn")
+                ),
                 "clubs.member.joined": ActionKind("member-joined", _("Member joined")),
                 "clubs.member.left": ActionKind("member-left", _("Member left")),
                 "clubs.member.removed": ActionKind("member-removed", _("Member removed")),

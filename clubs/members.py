@@ -1,17 +1,13 @@
-"""The use cases of a club's members: inviting by link, accepting, leaving, removing a member,
-changing a role, handing over ownership. Each locks the club's row, so that two owners acting
-at once are taken one after the other and the club always keeps at least one owner; each is
-logged in ``ClubChange``.
-
-An invitation is a signed token (no e-mail server needed): the club, the role and a
-number, valid for ``INVITATION_DAYS``; whoever opens the link logged in may accept it.
+"""The use cases of a club's members: leaving, removing a member, changing a role, handing
+over ownership (inviting and accepting: ``clubs.invitations``). Each locks the club's row, so
+that two owners acting at once are taken one after the other and the club always keeps at
+least one owner; each is logged in ``ClubChange``.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.core import signing
 from django.db import transaction
 from django.utils.translation import gettext as _
 
@@ -20,8 +16,13 @@ from clubs.models import Club, ClubChange, Membership
 from common.actors import Actor
 from common.services import Refusal, ServiceError
 
-INVITATION_DAYS = 14
-_SALT = "clubs.invitation"
+
+def owners_only_message() -> str:
+    return _("Only the club's owners may do this.")
+
+
+def not_member_message() -> str:
+    return _("This person is not a member of the club.")
 
 
 def _forbidden(message: str) -> ServiceError:
@@ -48,16 +49,14 @@ def role_of(club: Club, user: Any) -> str | None:
 def _require_owner(club: Club, actor: Actor) -> Any:
     user = _user_of(actor)
     if role_of(club, user) != roles.OWNER:
-        raise _forbidden(_("Only the club's owners may do this."))
+        raise _forbidden(owners_only_message())
     return user
 
 
 def _member(club: Club, user_id: int) -> Membership:
     found = Membership.objects.filter(club=club, user_id=user_id).select_related("user").first()
     if found is None:
-        raise ServiceError(
-            "not_member", _("This person is not a member of the club."), refusal=Refusal.NOT_FOUND
-        )
+        raise ServiceError("not_member", not_member_message(), refusal=Refusal.NOT_FOUND)
     return found
 
 
@@ -81,53 +80,6 @@ def _log(club: Club, action: str, actor: Actor, before: Any = None, after: Any =
 
 def _entry(membership: Membership) -> dict[str, str]:
     return {"user": membership.user.get_username(), "role": membership.role}
-
-
-# --- invitations --------------------------------------------------------------------------
-
-
-@transaction.atomic
-def invite(club: Club, role: str, *, actor: Actor) -> str:
-    """A token that lets whoever holds it join ``club`` with ``role`` (owners only)."""
-    _require_owner(_locked(club), actor)
-    if role not in roles.ROLES:
-        raise ServiceError("invalid_role", _("Choose a role."), field="role")
-    _log(club, "clubs.member.invited", actor, after={"role": role})
-    return signing.dumps({"club": club.pk, "role": role}, salt=_SALT)
-
-
-def read_invitation(token: str) -> tuple[Club, str]:
-    """The club and role of a valid invitation, else a refusal."""
-    try:
-        data = signing.loads(token, salt=_SALT, max_age=INVITATION_DAYS * 24 * 3600)
-    except signing.SignatureExpired as exc:
-        raise ServiceError("invitation_expired", _("This invitation has expired.")) from exc
-    except signing.BadSignature as exc:
-        raise ServiceError(
-            "invitation_invalid", _("This invitation link is not valid."),
-            refusal=Refusal.NOT_FOUND,
-        ) from exc  # fmt: skip
-    club = Club.objects.filter(pk=data.get("club")).first()
-    if club is None or data.get("role") not in roles.ROLES:
-        raise ServiceError(
-            "invitation_invalid", _("This invitation link is not valid."),
-            refusal=Refusal.NOT_FOUND,
-        )  # fmt: skip
-    return club, data["role"]
-
-
-@transaction.atomic
-def accept_invitation(token: str, *, actor: Actor) -> Membership:
-    """Join the invitation's club with its role; a member already keeps his role."""
-    user = _user_of(actor)
-    club, role = read_invitation(token)
-    _locked(club)
-    membership, created = Membership.objects.get_or_create(
-        club=club, user=user, defaults={"role": role}
-    )
-    if created:
-        _log(club, "clubs.member.joined", actor, after=_entry(membership))
-    return membership
 
 
 # --- members ------------------------------------------------------------------------------

@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from clubs import roles
 from common.models import ChangeLog
@@ -85,3 +86,48 @@ class ClubChange(ChangeLog):
     class Meta(ChangeLog.Meta):
         verbose_name = _("club change")
         verbose_name_plural = _("club changes")
+
+
+class Invitation(models.Model):
+    """An invitation to join a club with a role: a link (``token``) for whoever holds it,
+    valid for ``INVITATION_DAYS`` and used once; with ``email`` it also goes out by e-mail
+    (when a mail server is configured) in ``language``, the inviter's. Withdrawn or accepted,
+    its link no longer works; the row stays as the record."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("open")
+        ACCEPTED = "accepted", _("accepted")
+        WITHDRAWN = "withdrawn", pgettext_lazy("invitation", "withdrawn")
+
+    class Mail(models.TextChoices):
+        NONE = "none", _("no e-mail")
+        QUEUED = "queued", _("being sent")
+        SENT = "sent", _("sent")
+        FAILED = "failed", _("could not be sent")
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="invitations")
+    role = models.CharField(_("role"), max_length=20, choices=Membership.Role.choices)
+    token = models.CharField(max_length=64, unique=True)
+    email = models.EmailField(_("e-mail address"), blank=True)
+    language = models.CharField(max_length=8, default="de")
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.OPEN)
+    mail = models.CharField(max_length=12, choices=Mail.choices, default=Mail.NONE)
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField()
+    expires_at = models.DateTimeField()
+    accepted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+        related_name="+",
+    )  # fmt: skip
+    closed_at = models.DateTimeField(null=True, blank=True)  # accepted or withdrawn
+    mailed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        verbose_name = _("invitation")
+        verbose_name_plural = _("invitations")
+
+    def __str__(self) -> str:
+        return f"{self.role} in {self.club} ({self.status})"

@@ -10,6 +10,11 @@ urlpatterns = [
     path("verwaltung/vereine/<slug:club>/", views.ClubView.as_view(), name="detail"),
     path("verwaltung/vereine/<slug:club>/einladen/", views.InviteView.as_view(), name="invite"),
     path(
+        "verwaltung/vereine/<slug:club>/einladungen/<int:pk>/zurueckziehen/",
+        views.WithdrawInvitationView.as_view(),
+        name="withdraw-invitation",
+    ),
+    path(
         "verwaltung/vereine/<slug:club>/mitglieder/",
         views.MemberActionView.as_view(),
         name="members",

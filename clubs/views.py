@@ -17,10 +17,11 @@ from django.utils.translation import gettext as _
 from django.views import View
 from django.views.generic import TemplateView
 
-from clubs import members, roles
+from clubs import invitations, members, roles
 from clubs.forms import PrivacyForm
 from clubs.links import CLUB
-from clubs.models import Club, Membership
+from clubs.mail import mail_configured
+from clubs.models import Club, Invitation, Membership
 from clubs.privacy import default_notice, privacy_notice
 from common.actors import ORGANIZER, Actor
 from common.services import ServiceError
@@ -76,27 +77,69 @@ class ClubView(MemberMixin, TemplateView):
             memberships=self.club.memberships.select_related("user").order_by("pk"),
             roles=Membership.Role.choices,
             more_links=CLUB.links(self.club, self.request.user),
+            invitations=(
+                invitations.open_invitations(self.club) if self.role == roles.OWNER else []
+            ),
+            mail_configured=mail_configured(),
         )
         return context
 
 
 class InviteView(MemberMixin, View):
-    """POST: a new invitation link for a role, shown once on the club's page (owners)."""
+    """POST: a new invitation for a role (owners). With an e-mail address and a mail server
+    its link is sent there; else the link is shown once on the club's page to be copied."""
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         if self.role != roles.OWNER:
             raise PermissionDenied
         try:
-            token = members.invite(self.club, request.POST.get("role", ""), actor=_actor(request))
+            invitation = invitations.invite(
+                self.club,
+                request.POST.get("role", ""),
+                email=request.POST.get("email", ""),
+                language=get_language() or "de",
+                actor=_actor(request),
+            )
         except ServiceError as exc:
             messages.error(request, exc.message)
             return redirect("clubs:detail", club=self.club.slug)
-        link = request.build_absolute_uri(reverse("clubs:accept", kwargs={"token": token}))
-        messages.success(
-            request,
-            _("Invitation link (valid for %(days)d days): %(link)s")
-            % {"days": members.INVITATION_DAYS, "link": link},
+        link = request.build_absolute_uri(
+            reverse("clubs:accept", kwargs={"token": invitation.token})
         )
+        if invitation.mail in (Invitation.Mail.SENT, Invitation.Mail.QUEUED):
+            messages.success(
+                request, _("Invitation sent to %(email)s.") % {"email": invitation.email}
+            )
+        elif invitation.mail == Invitation.Mail.FAILED:
+            messages.error(
+                request,
+                _(
+                    "The invitation could not be sent to %(email)s. Send this link yourself "
+                    "(valid for %(days)d days): %(link)s"
+                )
+                % {"email": invitation.email, "days": invitations.INVITATION_DAYS, "link": link},
+            )
+        else:
+            messages.success(
+                request,
+                _("Invitation link (valid for %(days)d days): %(link)s")
+                % {"days": invitations.INVITATION_DAYS, "link": link},
+            )
+        return redirect("clubs:detail", club=self.club.slug)
+
+
+class WithdrawInvitationView(MemberMixin, View):
+    """POST: withdraw an open invitation (owners); its link no longer works."""
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if self.role != roles.OWNER:
+            raise PermissionDenied
+        try:
+            invitations.withdraw_invitation(self.club, kwargs["pk"], actor=_actor(request))
+        except ServiceError as exc:
+            messages.error(request, exc.message)
+        else:
+            messages.success(request, _("The invitation is withdrawn."))
         return redirect("clubs:detail", club=self.club.slug)
 
 
@@ -141,16 +184,16 @@ class AcceptView(LoginRequiredMixin, TemplateView):
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)
         try:
-            club, role = members.read_invitation(kwargs["token"])
+            invitation = invitations.read_invitation(kwargs["token"])
         except ServiceError as exc:
             context["problem"] = exc.message
         else:
-            context.update(club=club, role=Membership.Role(role).label)
+            context.update(club=invitation.club, role=invitation.get_role_display())
         return context
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         try:
-            membership = members.accept_invitation(kwargs["token"], actor=_actor(request))
+            membership = invitations.accept_invitation(kwargs["token"], actor=_actor(request))
         except ServiceError as exc:
             messages.error(request, exc.message)
             return redirect("clubs:mine")

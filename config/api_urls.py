@@ -11,6 +11,7 @@ from rest_framework.routers import SimpleRouter
 from rest_framework.viewsets import ViewSetMixin
 
 from archive import api as archive
+from clubs.api import views as clubs
 from common.api.errors import not_found
 from fees.api import views as fees
 from scoring.api.views import captain, clock, games, referee, sheets, standings
@@ -47,6 +48,7 @@ router.register("players", players.PlayerViewSet, basename="player")
 T = "tournaments/<slug:slug>/"
 S = T + "series/<apinum:number>/"
 TABLE = S + "tables/<apinum:table>/"
+C = "clubs/<slug:club>/"
 
 
 def _actions(viewset: type[ViewSetMixin], **methods: str) -> Callable[..., HttpResponseBase]:
@@ -210,6 +212,17 @@ urlpatterns = [
         T + "referee-calls/<apinum:call>/rule/",
         referee.RuleView.as_view(),
         name="referee-call-rule",
+    ),
+    path("clubs/", clubs.ClubListView.as_view(), name="club-list"),
+    path(C + "members/", clubs.MemberListView.as_view(), name="club-members"),
+    path(C + "members/<str:user>/", clubs.MemberView.as_view(), name="club-member"),
+    path(C + "hand-over/", clubs.HandOverView.as_view(), name="club-hand-over"),
+    path(C + "leave/", clubs.LeaveView.as_view(), name="club-leave"),
+    path(C + "invitations/", clubs.InvitationListView.as_view(), name="club-invitations"),
+    path(
+        C + "invitations/<apinum:invitation>/withdraw/",
+        clubs.WithdrawInvitationView.as_view(),
+        name="club-invitation-withdraw",
     ),
     path("captain/", captain.CaptainView.as_view(), name="captain"),
     path("captain/referee-call/", referee.CaptainCallView.as_view(), name="captain-call"),

@@ -14,7 +14,9 @@ if not os.environ.get("CELERY_BROKER_URL"):
     # URL kombu would make up amqp://localhost and log "No hostname was supplied" on every
     # `make run`; the in-memory transport names its host and connects nowhere.
     app.conf.broker_url = "memory://localhost/"
-app.autodiscover_tasks(["config", "tournaments", "scoring", "seasons", "documents", "archive"])
+app.autodiscover_tasks(
+    ["config", "clubs", "tournaments", "scoring", "seasons", "documents", "archive"]
+)
 
 # For `celery -A config beat` (one per installation; optional: documents are checked for
 # stalls whenever they are asked for as well). A sweep nobody ran within a minute is dropped.

@@ -1,8 +1,9 @@
 """Keep secrets out of logs: captain tokens, registration-link tokens and credentials.
 
-A captain's private link is ``/tisch/<token>/...``, a team captain's ``/mannschaft/<token>/``
-and a public registration link ``/turniere/<slug>/anmeldung/<token>/``; whoever reads a log
-line with one can enter games for that table or line up that team. API clients send
+A captain's private link is ``/tisch/<token>/...``, a team captain's ``/mannschaft/<token>/``,
+a public registration link ``/turniere/<slug>/anmeldung/<token>/`` and a club invitation
+``/verwaltung/vereine/einladung/<token>/``; whoever reads a log line with one can enter games
+for that table, line up that team or join that club. API clients send
 ``Authorization: Table <token>`` or ``Token <key>``. Two places write request lines and are
 covered here:
 
@@ -27,10 +28,10 @@ REDACTED = "[redacted]"
 
 # The captain's token after /tisch/ (organizer pages use /tisch/<table id>/: a short number,
 # left alone), the team captain's after /mannschaft/ (the owners' /mannschaften/ is another
-# word) and the token of a registration link.
+# word), the token of a registration link and of a club invitation.
 _PATH_TOKEN = re.compile(
     r"(?P<prefix>/tisch/)(?!\d{1,9}(?:[/?#\s\"']|$))[^/?#\s\"']+"
-    r"|(?P<prefix2>/anmeldung/|/mannschaft/)[^/?#\s\"']+"
+    r"|(?P<prefix2>/anmeldung/|/mannschaft/|/einladung/)[^/?#\s\"']+"
 )
 _CREDENTIALS = re.compile(
     r"(?P<scheme>\b(?:Table|Token|Bearer|Basic)\s+)[^\s\"',;]+", flags=re.IGNORECASE

@@ -241,6 +241,25 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {
 }
 CELERY_TIMEZONE = TIME_ZONE
 
+# E-mail (club invitations, clubs/mail.py): sent only when EMAIL_HOST names an SMTP server;
+# without one the owner copies the invitation link himself. Port 587 with STARTTLS unless
+# told otherwise; EMAIL_USE_SSL (port 465) instead of STARTTLS. DEFAULT_FROM_EMAIL is the
+# sender the server accepts, required with EMAIL_HOST.
+EMAIL_HOST = env_str("EMAIL_HOST", "") or ""
+EMAIL_PORT = env_int("EMAIL_PORT", 587, minimum=1, maximum=65535)
+EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "") or ""
+EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "") or ""
+EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", not EMAIL_USE_SSL)
+EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10, minimum=1, maximum=300)
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "") or "webmaster@localhost"
+if EMAIL_USE_SSL and EMAIL_USE_TLS:
+    raise ImproperlyConfigured("EMAIL_USE_SSL and EMAIL_USE_TLS exclude each other; set one.")
+if EMAIL_HOST and not env_str("DEFAULT_FROM_EMAIL", None):
+    raise ImproperlyConfigured(
+        "DEFAULT_FROM_EMAIL must be set with EMAIL_HOST (e.g. Doko-Turnier <doko@example.org>)."
+    )
+
 # Cache: CACHE_URL, else the broker's Redis, else the memory of each process. Counters of
 # failed links and credentials must be shared by all web processes: production has Redis.
 _cache_url = env_url("CACHE_URL", frozenset({"redis", "rediss"})) or CELERY_BROKER_URL
@@ -326,6 +345,7 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "FeeStatusEnum": "fees.models.Booking.Kind",
         "RefereeCallStatusEnum": "scoring.models.RefereeCall.Status",
+        "InvitationStatusEnum": "clubs.models.Invitation.Status",
     },
 }
 

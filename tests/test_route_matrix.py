@@ -38,7 +38,7 @@ from rest_framework.test import APIClient
 from archive.models import ArchiveImport
 from cashbox.models import Booking
 from cashbox.services import BookingData, book
-from clubs.members import invite
+from clubs.invitations import invite
 from clubs.models import Membership
 from common.actors import ORGANIZER, Actor
 from documents.models import GeneratedDocument
@@ -164,6 +164,15 @@ CASHBOX_PAGE = {  # a club's cash box: Bob is no member, it does not exist for h
     "anonymous": ("login", "login"),
 }
 
+CLUB_API = {  # a club's changes: its owners; other members 403, outsiders 404
+    "owner": (OK, OWNER_WRITE),
+    "cashier": ({403}, {403}),
+    "referee": ({403}, {403}),
+    "other": ({404}, {404}),
+    "captain": ({401}, {401}),
+    "anonymous": ({401}, {401}),
+}
+
 EVENING_PAGE = {  # a club's evenings: its owners and organizers; other members 403, Bob 404
     **CASHBOX_PAGE,
     "owner": (REACHED, OWNER_WRITE),
@@ -201,6 +210,14 @@ EXPECT: dict[str, dict[str, tuple[Any, Any]]] = {
         "anonymous": (set(), "login"),
     },
     "clubs:members": {
+        "owner": (set(), OWNER_WRITE),
+        "other": (set(), {404}),
+        "cashier": (set(), {403}),
+        "referee": (set(), {403}),
+        "captain": (set(), "login"),
+        "anonymous": (set(), "login"),
+    },
+    "clubs:withdraw-invitation": {  # an open invitation: its owners withdraw it
         "owner": (set(), OWNER_WRITE),
         "other": (set(), {404}),
         "cashier": (set(), {403}),
@@ -277,6 +294,23 @@ EXPECT: dict[str, dict[str, tuple[Any, Any]]] = {
     "api:referee-call-rule": REFEREE_API,  # an empty ruling: 400
     "api:captain-call": CAPTAIN_ONLY_API,  # an empty call: 400
     "api:captain-call-withdraw": {**CAPTAIN_ONLY_API, "captain": (set(), {404})},  # no call
+    # API: clubs (as the club's pages): a member's clubs; a club for its members only
+    "api:club-list": {
+        "owner": (OK, set()),
+        "other": (OK, set()),
+        "captain": ({401}, set()),
+        "anonymous": ({401}, set()),
+    },
+    "api:club-members": {**CLUB_API, "cashier": (OK, set()), "referee": (OK, set())},
+    "api:club-member": CLUB_API,  # Carla's membership: a role without input is 400
+    "api:club-hand-over": CLUB_API,
+    "api:club-leave": {  # every member may leave; the last owner may not (409)
+        **CLUB_API,
+        "cashier": (set(), OWNER_WRITE),
+        "referee": (set(), OWNER_WRITE),
+    },
+    "api:club-invitations": CLUB_API,
+    "api:club-invitation-withdraw": CLUB_API,
     # API: tournaments and players
     "api:tournament-list": {
         "owner": (OK, OWNER_WRITE),
@@ -774,6 +808,7 @@ def path_for(route: Route, world: World, persona: str) -> str:
         "player": world.player.pk,  # a player of the season's tournament
         "league": "liga",  # Alice's league of four teams, its match days made (``rows``)
         "club": world.tournament.club.slug,  # Alice's club, which owns all of the above
+        "user": "carla",  # a member of Alice's club (her cashier)
     }
     if "team" in route.params:
         values["team"] = Team.objects.filter(league__slug="liga").order_by("pk")[0].pk
@@ -794,13 +829,18 @@ def path_for(route: Route, world: World, persona: str) -> str:
     if route.name == "clubs:accept":
         owner = world.tournament.organizers.order_by("pk")[0]
         valid = invite(world.tournament.club, "organizer", actor=Actor(ORGANIZER, user=owner))
-        values["token"] = valid if persona == "owner" else "guessed-link"
+        values["token"] = valid.token if persona == "owner" else "guessed-link"
     if route.name == "tournaments:self-register":
         values["token"] = (
             world.tournament.registration_token if persona == "owner" else "guessed-link"
         )
     if route.name.startswith("documents:"):
         values["pk"] = world.document.pk
+    elif route.name in ("clubs:withdraw-invitation", "api:club-invitation-withdraw"):
+        owner = world.tournament.organizers.order_by("pk")[0]  # an open invitation to her club
+        values["pk"] = values["invitation"] = invite(
+            world.tournament.club, "organizer", actor=Actor(ORGANIZER, user=owner)
+        ).pk
     elif route.name in ("scoring:referee-call", "scoring:referee-correct"):
         values["pk"] = RefereeCall.objects.create(
             table=table, series=table.series, reason="Streit", called_at=timezone.now(),

@@ -20,7 +20,8 @@ METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE")
 CHANGING = ("POST", "PUT", "PATCH", "DELETE")
 PATH_VALUES = {"slug": "herbst", "number": "1", "table": "1", "game": "1", "start_number": "1",
                "id": "1", "season": "saison", "player": "1", "league": "liga", "team": "1",
-               "group": "1", "call": "1"}  # fmt: skip
+               "group": "1", "call": "1", "club": "kreuz-ass", "user": "alice",
+               "invitation": "1"}  # fmt: skip
 
 
 def _request(client: Client, method: str, url: str, **extra: str):  # type: ignore[no-untyped-def]

@@ -26,6 +26,7 @@ from django.db import connections
 from rest_framework.authtoken.models import Token
 from schemathesis.engine import events, from_schema
 
+from clubs.invitations import invite
 from teams.models import Group
 from teams.services import make_match_days
 from tests.teams.helpers import league_with_teams, organizer
@@ -89,6 +90,7 @@ def run_schemathesis(headers: dict[str, str], league: dict[str, Any]) -> Run:
             "headers": headers,
             # Real addresses: tournament "herbst", series 1 running, table 1, registration 1.
             # Alice's league "liga" (four teams, match days made): its first team and group.
+            # Alice's club (her personal one: she is its only member) and an invitation.
             "parameters": {"slug": "herbst", "number": 1, "table": 1, "start_number": 1,
                            "game": 1, **league},
             # The stateful phase is left out: it doubled the time for a few hundred cases.
@@ -187,9 +189,12 @@ def test_schemathesis_finds_nothing_but_deliberate_findings(
     league, teams, _players = league_with_teams(alice, 4, slug="liga", days=2)
     make_match_days(league, actor=organizer(alice))
     group = Group.objects.filter(match_day__league=league).order_by("pk")[0]
+    invitation = invite(tournament.club, "organizer", actor=organizer(alice))
     run = run_schemathesis(
-        _headers(persona, alice, table), {"league": "liga", "team": teams[0].pk, "group": group.pk}
-    )
+        _headers(persona, alice, table),
+        {"league": "liga", "team": teams[0].pk, "group": group.pk,
+         "club": tournament.club.slug, "user": alice.username, "invitation": invitation.pk},
+    )  # fmt: skip
     assert not run.errors, run.errors
     totals: Counter[str] = Counter(cases=run.cases, server_errors=run.server_errors)
     unexpected: list[str] = []

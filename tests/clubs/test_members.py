@@ -1,20 +1,17 @@
-"""A club's members: invitations by link, leaving, removing, roles, handing over; at least
-one owner always stays, also when two owners remove each other at the same moment."""
+"""A club's members: leaving, removing, roles, handing over (invitations:
+``test_invitations.py``); at least one owner always stays, also when two owners remove each
+other at the same moment."""
 
 from __future__ import annotations
 
 import pytest
 from django.contrib.auth.models import User
-from django.core import signing
 from django.db import connection
-from django.utils import translation
-from freezegun import freeze_time
 
 from clubs import members
 from clubs.models import Club, ClubChange, Membership
 from common.actors import ORGANIZER, Actor
-from common.changelog import action_label
-from common.services import Refusal, ServiceError
+from common.services import ServiceError
 from tests.concurrency import race
 from tests.factories import make_user
 
@@ -32,37 +29,6 @@ def club(db: None) -> Club:
     club = Club.objects.create(name="DK Kreuz-Ass", slug="kreuz-ass")
     Membership.objects.create(club=club, user=make_user("olga"), role="owner")
     return club
-
-
-def test_an_invitation_link_makes_a_member(club: Club) -> None:
-    olga, otto = User.objects.get(username="olga"), make_user("otto")
-    token = members.invite(club, "cashier", actor=_as(olga))
-    assert members.accept_invitation(token, actor=_as(otto)).role == "cashier"
-    assert members.accept_invitation(token, actor=_as(otto)).role == "cashier"  # once
-    assert _roles(club) == {"olga": "owner", "otto": "cashier"}
-    actions = list(ClubChange.objects.order_by("pk").values_list("action", flat=True))
-    assert actions == ["clubs.member.invited", "clubs.member.joined"]
-    with translation.override("en"):
-        assert action_label("clubs.member.joined") == "Member joined"
-    with translation.override("de"):
-        assert action_label("clubs.club.handed_over") == "Verein übergeben"
-
-
-def test_only_owners_invite_and_links_expire_or_break(club: Club) -> None:
-    otto = make_user("otto")
-    with pytest.raises(ServiceError) as caught:
-        members.invite(club, "organizer", actor=_as(otto))
-    assert caught.value.refusal is Refusal.FORBIDDEN
-    with freeze_time("2026-11-01"):
-        token = members.invite(club, "organizer", actor=_as(User.objects.get(username="olga")))
-    with freeze_time("2026-11-16"), pytest.raises(ServiceError) as caught:
-        members.accept_invitation(token, actor=_as(otto))
-    assert caught.value.code == "invitation_expired"
-    forged = signing.dumps({"club": club.pk, "role": "owner"}, salt="another")
-    with pytest.raises(ServiceError) as caught:
-        members.accept_invitation(forged, actor=_as(otto))
-    assert caught.value.code == "invitation_invalid"
-    assert not Membership.objects.filter(user=otto).exists()
 
 
 def test_roles_change_hand_over_and_leave_keep_an_owner(club: Club) -> None:

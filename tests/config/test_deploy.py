@@ -39,6 +39,11 @@ TOKEN = "Zq3-captain_Token0123x"  # the shape of secrets.token_urlsafe(16)
         ("Not Found: /turniere/herbst/", "Not Found: /turniere/herbst/"),
         (f"GET /mannschaft/{TOKEN}/?spieltag=2", "GET /mannschaft/[redacted]/?spieltag=2"),
         ("/verwaltung/ligen/nord/mannschaften/", "/verwaltung/ligen/nord/mannschaften/"),
+        (f"/verwaltung/vereine/einladung/{TOKEN}/", "/verwaltung/vereine/einladung/[redacted]/"),
+        (
+            "/verwaltung/vereine/kreuz-ass/einladungen/",
+            "/verwaltung/vereine/kreuz-ass/einladungen/",
+        ),
     ],
 )
 def test_redact(text: str, expected: str) -> None:

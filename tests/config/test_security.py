@@ -17,7 +17,7 @@ from django.test import Client
 ROOT = Path(__file__).resolve().parents[2]
 PROJECT_VARIABLES = re.compile(
     r"^(DEBUG|SECRET_KEY|ALLOWED_HOSTS|CSRF_TRUSTED_ORIGINS|SITE_URL|DATABASE_URL|CELERY_\w+"
-    r"|CACHE_URL|SECURE_\w+|LOG_LEVEL"
+    r"|CACHE_URL|SECURE_\w+|LOG_LEVEL|EMAIL_\w+|DEFAULT_FROM_EMAIL"
     # set in-process by the browser tests' fixture; a deployment never has it
     r"|DJANGO_ALLOW_ASYNC_UNSAFE)$"
 )
@@ -56,6 +56,21 @@ def test_check_deploy_with_the_readme_variables_reports_nothing() -> None:
     result = _run(["manage.py", "check", "--deploy", "--fail-level", "WARNING"], variables)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "System check identified no issues (0 silenced)." in result.stdout + result.stderr
+
+
+def test_mail_settings_come_from_the_environment_and_fail_loudly() -> None:
+    script = (
+        "import django; django.setup(); from django.conf import settings as s; "
+        "print(repr(s.EMAIL_HOST), s.EMAIL_PORT, s.EMAIL_USE_TLS, s.EMAIL_USE_SSL)"
+    )
+    assert _run(["-c", script], {}).stdout.split() == ["''", "587", "True", "False"]
+    server = {"EMAIL_HOST": "smtp.example.org", "DEFAULT_FROM_EMAIL": "Doko <d@example.org>"}
+    ssl = _run(["-c", script], {**server, "EMAIL_USE_SSL": "1", "EMAIL_PORT": "465"})
+    assert ssl.stdout.split() == ["'smtp.example.org'", "465", "False", "True"], ssl.stderr
+    both = _run(["-c", script], {**server, "EMAIL_USE_SSL": "1", "EMAIL_USE_TLS": "1"})
+    assert both.returncode != 0 and "EMAIL_USE_SSL and EMAIL_USE_TLS" in both.stderr
+    sender = _run(["-c", script], {"EMAIL_HOST": "smtp.example.org"})
+    assert sender.returncode != 0 and "DEFAULT_FROM_EMAIL must be set" in sender.stderr
 
 
 def test_https_settings_come_from_the_environment() -> None:
