@@ -1,7 +1,7 @@
 """A player's data export (DSGVO Art. 15): everything the registry holds about him, as
-JSON for the registry's owner to hand out: his details and consent, every registration
+JSON for the keepers of his registry to hand out: his details and consent, every registration
 with its tournament, his results (tournament and series totals) and the registry's log
-entries of him. Only the registry's owner reads it (``may_merge``)."""
+entries of him. Only the keepers of his registry read it (``may_merge``)."""
 
 from __future__ import annotations
 
@@ -20,7 +20,8 @@ FORMAT = "doko-turnier-player-data/1"
 
 
 def player_data(user: AbstractBaseUser | AnonymousUser, player: Player) -> dict[str, Any]:
-    """The player's data export; refused as "not found" to anyone but the registry's owner."""
+    """The player's data export; refused as "not found" to anyone but the keepers of his
+    registry."""
     if not may_merge(user, player):
         raise ServiceError("player_not_found", _("Player not found."), refusal=Refusal.NOT_FOUND)
     registrations = list(

@@ -4,11 +4,11 @@ transaction), which ``archive.jobs`` runs in the background.
 The structure is read by ``archive.reading``; every game of every table is replayed by the
 rules engine exactly as an entry is (``scoring.services.entry.score_row``: completed,
 checked, scored), one table held at a time. Any problem refuses the whole archive with a
-report that names each row. The import creates the tournament, private, under the
-importing organizer: players matched in his registry (``matching_players``: the same DDV
-number, or the same name and club) or added to it, registrations, series, then a batch of
-tables at a time replayed and written in bulk (tables, seats, sheets, games with their
-score rows), deductions, the players' totals recomputed by the totals service, and an
+report that names each row. The import creates the tournament, private, under the importing
+organizer: players matched in the registry of the tournament's club (``matching_players``:
+the same DDV number, or the same name and club) or added to it, registrations, series, then
+a batch of tables at a time replayed and written in bulk (tables, seats, sheets, games with
+their score rows), deductions, the players' totals recomputed by the totals service, and an
 audit entry; a refused game anywhere rolls it all back.
 """
 
@@ -226,12 +226,13 @@ STRICTNESS = {NameForm.FULL: 0, NameForm.INITIAL: 1, NameForm.ANONYMOUS: 2}
 def _players(
     tournament: Tournament, players: list[PlayerIn], user: User
 ) -> tuple[dict[int, Player], int]:
-    """The archive's players as players of the importer's registry: the one with the same
-    DDV number, else the one with the same name and club, else a new one. An anonymized
-    player (no name) is always a new one. A new player keeps the archive's consent (an
-    archive of version 1 has none: anonymous, ``PlayerIn``'s defaults); a player found keeps
-    his registry's, made as strict as the archive's where that is stricter (never looser:
-    consent is never presumed), recorded as a changed consent."""
+    """The archive's players as players of the tournament's registry (its club's): the one
+    with the same DDV number, else the one with the same name and club, else a new one
+    (created by the importer). An anonymized player (no name) is always a new one. A new
+    player keeps the archive's consent (an archive of version 1 has none: anonymous,
+    ``PlayerIn``'s defaults); a player found keeps his registry's, made as strict as the
+    archive's where that is stricter (never looser: consent is never presumed), recorded as a
+    changed consent."""
     chosen: dict[int, Player] = {}
     used: set[int] = set()
     new: list[tuple[int, Player]] = []
@@ -265,7 +266,8 @@ def _players(
                 (
                     p.id,
                     Player(
-                        owner_id=user.pk, first_name=p.first_name.strip(),
+                        registry_club_id=tournament.club_id, owner_id=user.pk,
+                        first_name=p.first_name.strip(),
                         last_name=p.last_name.strip(), club=p.club.strip(),
                         ddv_number=p.ddv_number, name_form=p.name_form, minor=p.minor,
                         guardian_consent=p.guardian_consent, consent_at=p.consent_at,

@@ -84,7 +84,7 @@ class ArchiveDownloadView(OrganizerMixin, View):
 
 
 class PlayerDataView(LoginRequiredMixin, View):
-    """A player's data export (DSGVO Art. 15) for the registry's owner to hand out."""
+    """A player's data export (DSGVO Art. 15) for the keepers of his registry to hand out."""
 
     def get(self, request: HttpRequest, pk: int) -> HttpResponse:
         player = Player.objects.filter(pk=pk).first()

@@ -6,10 +6,17 @@ organizer's, the other organizers becoming organizers of that club. Back: whoeve
 thing through its club keeps it again as a user: a tournament gets the club's keepers as
 organizers (the first organizer, whose registry holds its players, stays first); a season or
 a league whose owner no longer keeps it goes to the club's first owner.
+
+A registry's player goes to the personal club of the user whose registry held him (his
+``owner``); back, he is in the registry of his creator again if that user still keeps the
+club's registry, else of the club's first owner. Going back is refused, with the players
+named, when it would put two players with one DDV number into one user's registry (merge
+them first): the users' registries allowed a number once.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from clubs import roles
@@ -94,3 +101,48 @@ def leagues_forward(apps: Any, schema_editor: Any) -> None:
 
 def leagues_backward(apps: Any, schema_editor: Any) -> None:
     _owned_backward(apps, "teams", "League")
+
+
+def players_forward(apps: Any, schema_editor: Any) -> None:
+    club_model, membership_model, user_model = _models(apps)
+    player_model = apps.get_model("tournaments", "Player")
+    clubs: dict[int, Any] = {}
+    waiting = player_model.objects.filter(registry_club=None).exclude(owner=None)
+    for owner in waiting.values_list("owner", flat=True).distinct().order_by("owner"):
+        user = user_model.objects.get(pk=owner)
+        clubs[owner] = personal_club(club_model, membership_model, user)
+    for owner, club in clubs.items():  # one update per registry, not per player
+        waiting.filter(owner=owner).update(registry_club=club)
+
+
+def players_backward(apps: Any, schema_editor: Any) -> None:
+    _club_model, membership_model, _user_model = _models(apps)
+    player_model = apps.get_model("tournaments", "Player")
+    owners: dict[int, int | None] = {}  # club → its first owner
+    for player in player_model.objects.exclude(registry_club=None).order_by("pk"):
+        members = membership_model.objects.filter(club_id=player.registry_club_id)
+        if player.owner_id is not None and (
+            members.filter(user_id=player.owner_id, role__in=KEEPERS).exists()
+        ):
+            continue
+        if player.registry_club_id not in owners:
+            first = members.filter(role=roles.OWNER).order_by("pk").first()
+            owners[player.registry_club_id] = first.user_id if first is not None else None
+        if owners[player.registry_club_id] is not None:
+            player.owner_id = owners[player.registry_club_id]
+            player.save(update_fields=["owner"])
+    numbered = player_model.objects.exclude(owner=None).exclude(ddv_number="")
+    twice = [
+        key
+        for key, count in Counter(numbered.values_list("owner_id", "ddv_number")).items()
+        if count > 1
+    ]
+    if twice:
+        owner, number = sorted(twice)[0]
+        names = numbered.filter(owner_id=owner, ddv_number=number).order_by("pk")
+        raise RuntimeError(
+            f"Cannot move the registries back to users: the players "
+            f"{', '.join(f'{p.first_name} {p.last_name} (id {p.pk})' for p in names)} "
+            f"would share the DDV number {number} in the registry of user {owner}. "
+            f"Merge them or correct a number first."
+        )

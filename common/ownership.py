@@ -1,10 +1,11 @@
 """Who may keep an owned thing and who may see it: one rule for tournaments, seasons and
 leagues, for the pages, the API and the services alike.
 
-A thing belongs to a club (its ``club``); it is kept by the club's members whose role keeps
-things of its kind (``clubs.roles``: owners and organizers) and by superusers. A thing of no
-club is kept by superusers only. A public thing is seen by everybody; a private one only by
-those who keep it, and to everyone else it does not exist (404).
+A thing belongs to a club (its ``club``; a player to the club of his registry,
+``registry_club``); it is kept by the club's members whose role keeps things of its kind
+(``clubs.roles``: owners and organizers) and by superusers. A thing of no club is kept by
+superusers only. A public thing is seen by everybody; a private one only by those who keep
+it, and to everyone else it does not exist (404).
 
 Who keeps a thing is decided in one place, ``Ownership.kept_by``.
 """
@@ -30,14 +31,14 @@ def is_superuser(user: User) -> bool:
 class Ownership(Generic[M]):
     """The rule for one model. ``keepers``: the foreign key to the club that owns a row;
     ``roles``: the roles of that club whose members keep it; ``public``: the flag that makes
-    a row public.
+    a row public, None for a kind that is never public (a club's player registry).
     ``public_rules`` lets an upper app say, for the rows it is responsible for, when they
     are public instead (a league's group tournaments are public when the league is)."""
 
     model: type[M]
     keepers: str
     roles: tuple[str, ...]
-    public: str = "is_public"
+    public: str | None = "is_public"
     public_rules: list[Callable[[], tuple[Q, Q]]] = field(default_factory=list)
 
     # --- who keeps it (the one place that knows what owning is) ---------------------------
@@ -87,6 +88,8 @@ class Ownership(Generic[M]):
 
     def public_q(self) -> Q:
         """What the public may see, as a filter."""
+        if self.public is None:
+            return Q(pk__in=[])
         governed = [rule() for rule in self.public_rules]
         own = Q(**{self.public: True})
         for applies, _public in governed:
@@ -96,6 +99,8 @@ class Ownership(Generic[M]):
         return own
 
     def is_public(self, thing: M) -> bool:
+        if self.public is None:
+            return False
         if not self.public_rules:
             return bool(getattr(thing, self.public))
         return self.model._default_manager.filter(self.public_q(), pk=thing.pk).exists()

@@ -112,8 +112,8 @@ def create_group(club: Club, data: GroupData, *, actor: Actor) -> Group:
 def add_members(
     group: Group, player_ids: Sequence[int] = (), new_names: Sequence[str] = (), *, actor: Actor
 ) -> list[GroupMember]:
-    """Add players of the registry the actor may use, and new players by name (into his own
-    registry). A player already in the group is skipped."""
+    """Add players of the registries the actor may use, and new players by name (into the
+    registry of the group's club). A player already in the group is skipped."""
     group = Group.objects.select_for_update().get(pk=group.pk)
     _require_keeper(group.club, actor)
     readable = readable_players(actor.user)
@@ -127,7 +127,11 @@ def add_members(
         if len(raw.strip()) > 160:
             raise ServiceError("name", _("Enter a name of at most 160 characters."), "names")
         first, last = [*parts, ""][:2]
-        found.append(Player.objects.create(owner=actor.user, first_name=first, last_name=last))
+        found.append(
+            Player.objects.create(
+                registry_club=group.club, owner=actor.user, first_name=first, last_name=last
+            )
+        )
     known = set(group.memberships.values_list("player_id", flat=True))
     added = [GroupMember.objects.create(group=group, player=p) for p in found if p.pk not in known]
     if added:

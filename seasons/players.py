@@ -2,7 +2,7 @@
 
 One player is one identity of a registry (``tournaments.models.Player``); every tournament
 he played hangs on it. What a visitor sees of him is what the public pages show anyway: his
-results in public tournaments and his lines in public seasons. The registry's owner (and the
+results in public tournaments and his lines in public seasons. The keepers of his registry (and the
 organizers of a tournament, for that tournament) see his private tournaments too.
 """
 
@@ -29,7 +29,7 @@ from seasons.standings import (
 )
 from tournaments.finality import closed_series_mask, open_series_count
 from tournaments.models import DEFAULT_TIEBREAK, Player, Registration, Series, Tournament
-from tournaments.permissions import TOURNAMENTS
+from tournaments.permissions import TOURNAMENTS, may_merge
 
 
 @dataclass(frozen=True)
@@ -87,12 +87,10 @@ class PlayerHistory:
 
 
 def visible_registrations(player: Player, viewer: AbstractBaseUser | AnonymousUser) -> Q:
-    """The player's registrations ``viewer`` may see: all for the registry's owner, else
-    those of public tournaments and of the tournaments he organizes."""
+    """The player's registrations ``viewer`` may see: all for the keepers of his registry,
+    else those of public tournaments and of the tournaments he organizes."""
     mine = Q(player=player)
-    if viewer.is_authenticated and (
-        getattr(viewer, "is_superuser", False) or player.owner_id == viewer.pk
-    ):
+    if may_merge(viewer, player):
         return mine
     visible = TOURNAMENTS.related_public_q("tournament")
     if viewer.is_authenticated:

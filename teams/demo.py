@@ -86,10 +86,11 @@ def build_demo_league(organizer: Any, seed: int = 2026) -> League:
         for _ in range(size):
             first, last = names.pop()
             player = Player.objects.filter(
-                owner=organizer, first_name=first, last_name=last
+                registry_club_id=league.club_id, first_name=first, last_name=last
             ).order_by("pk").first() or Player.objects.create(
-                owner=organizer, first_name=first, last_name=last, club=club
-            )
+                registry_club_id=league.club_id, owner=organizer, first_name=first,
+                last_name=last, club=club,
+            )  # fmt: skip
             add_squad_member(team, player, actor=actor)
             members.append(player)
         squads.append((team, members))

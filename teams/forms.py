@@ -204,7 +204,7 @@ class TeamClubsForm(forms.Form):
 
 
 class NewPlayerForm(forms.Form):
-    """A player new to the owner's registry, straight into a squad."""
+    """A player new to the registry of the league's club, straight into a squad."""
 
     first_name = forms.CharField(label=_("first name"), max_length=80)
     last_name = forms.CharField(label=_("last name"), max_length=80)

@@ -44,5 +44,7 @@ def group_tournaments() -> tuple[Q, Q]:
 
 
 def squad_candidates(league: League) -> QuerySet[Player]:
-    """The players a league's squads may take: those of its owner's registry."""
-    return Player.objects.filter(owner_id=league.owner_id)
+    """The players a league's squads may take: those of its club's registry."""
+    if league.club_id is None:
+        return Player.objects.none()
+    return Player.objects.filter(registry_club_id=league.club_id)

@@ -382,7 +382,7 @@ def change_team_clubs(team: Team, *, club: str, partner_club: str, actor: Actor)
 
 @transaction.atomic
 def add_squad_member(team: Team, player: Player | int, *, actor: Actor) -> SquadMember:
-    """Put a player of the owner's registry into the team's squad. Refused when another
+    """Put a player of the registry of the league's club into the team's squad. Refused when another
     team of the league has him or the squad is full (the team row is locked, so two
     additions at once cannot both take the last place)."""
     team = Team.objects.select_for_update().select_related("league").get(pk=team.pk)

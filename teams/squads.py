@@ -1,6 +1,7 @@
-"""A squad's edges: finding players of the owner's registry, a player new to the registry
-put straight into a squad (one transaction: no orphan player when the squad refuses him), and
-a pasted list of players (or a spreadsheet's / CSV file's lines) added all at once."""
+"""A squad's edges: finding players of the registry of the league's club, a player new to
+the registry put straight into a squad (one transaction: no orphan player when the squad
+refuses him), and a pasted list of players (or a spreadsheet's / CSV file's lines) added all
+at once."""
 
 from __future__ import annotations
 
@@ -23,8 +24,8 @@ SEARCH_LIMIT = 20
 
 
 def search_candidates(league: League, text: str) -> list[Player]:
-    """Players of the owner's registry whose name or club contains every word of ``text``,
-    not yet in a squad of the league (at most ``SEARCH_LIMIT``)."""
+    """Players of the registry of the league's club whose name or club contains every word
+    of ``text``, not yet in a squad of the league (at most ``SEARCH_LIMIT``)."""
     candidates = squad_candidates(league).exclude(
         pk__in=SquadMember.objects.filter(league=league).values("player_id")
     )
@@ -38,7 +39,7 @@ def search_candidates(league: League, text: str) -> list[Player]:
 def add_new_player(
     team: Team, first_name: str, last_name: str, club: str, *, actor: Actor
 ) -> SquadMember:
-    """A new player of the league owner's registry, in ``team``'s squad."""
+    """A new player of the registry of the league's club, in ``team``'s squad."""
     first_name, last_name = first_name.strip(), last_name.strip()
     if not first_name or not last_name:
         raise ServiceError(
@@ -46,8 +47,9 @@ def add_new_player(
         )
     league = team.league
     player = Player.objects.create(
-        owner_id=league.owner_id, first_name=first_name, last_name=last_name, club=club.strip()
-    )
+        registry_club_id=league.club_id, owner_id=actor.user.pk, first_name=first_name,
+        last_name=last_name, club=club.strip(),
+    )  # fmt: skip
     return add_squad_member(team, player, actor=actor)
 
 
@@ -114,7 +116,7 @@ def parse_squad_list(text: str) -> tuple[list[ListedPlayer], dict[int, str]]:
 @transaction.atomic
 def add_squad_list(team: Team, text: str, *, actor: Actor) -> list[SquadMember]:
     """Every player of a pasted list (``parse_squad_list``) into ``team``'s squad, all or
-    nothing: a player of the owner's registry with that name (first and last name, case
+    nothing: a player of the registry of the league's club with that name (first and last name, case
     ignored), or a new one of the registry. Refused with the reason of every line that
     cannot be taken (``data["lines"]``: line number → message; 0: the whole list), so the
     page shows them next to the field and keeps the text."""
@@ -156,7 +158,8 @@ def add_squad_list(team: Team, text: str, *, actor: Actor) -> list[SquadMember]:
         for entry, player in chosen:
             if player is None:
                 player = Player.objects.create(
-                    owner_id=league.owner_id,
+                    registry_club_id=league.club_id,
+                    owner_id=actor.user.pk,
                     first_name=entry.first_name,
                     last_name=entry.last_name,
                     club=entry.club,

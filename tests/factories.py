@@ -118,6 +118,17 @@ def organize(tournament: Tournament, user: User) -> None:
         )
 
 
+def make_player(owner: User, first_name: str, last_name: str, **fields: Any) -> Player:
+    """A player ``owner`` created in the registry of his personal club."""
+    return Player.objects.create(
+        owner=owner,
+        registry_club=personal_club(owner),
+        first_name=first_name,
+        last_name=last_name,
+        **fields,
+    )
+
+
 Name = tuple[str, str] | tuple[str, str, str]
 
 
@@ -141,7 +152,11 @@ def add_players(
     for first, last, *club in names:
         number += 1
         player = Player.objects.create(
-            first_name=first, last_name=last, club=club[0] if club else "", owner_id=owner
+            first_name=first,
+            last_name=last,
+            club=club[0] if club else "",
+            owner_id=owner,
+            registry_club_id=tournament.club_id,
         )
         registrations.append(
             Registration.objects.create(

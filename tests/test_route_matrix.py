@@ -321,7 +321,7 @@ EXPECT: dict[str, dict[str, tuple[Any, Any]]] = {
     "api:tournament-detail": PUBLIC_READ_API,
     "api:player-list": {
         "owner": (OK, set()),
-        "other": (OK, set()),  # his own registry only (see the leak check)
+        "other": (OK, set()),  # his own clubs' registries only (see the leak check)
         "captain": ({401}, set()),
         "anonymous": ({401}, set()),
     },
@@ -332,7 +332,7 @@ EXPECT: dict[str, dict[str, tuple[Any, Any]]] = {
         "anonymous": ({401}, {401}),
     },
     "api:player-results": {p: (OK, set()) for p in PERSONAS},  # as public as his page
-    "api:player-merge": {  # the registry's owner only
+    "api:player-merge": {  # the keepers of the player's registry (his club's) only
         "owner": (set(), OWNER_WRITE),
         "other": (set(), {404}),
         "captain": (set(), {401}),
@@ -495,7 +495,7 @@ EXPECT: dict[str, dict[str, tuple[Any, Any]]] = {
         "anonymous": ("login", "login"),
     },
     "seasons:player": PUBLIC_PAGE,  # his results in public tournaments
-    "tournaments:registry": {  # any logged-in user: his own registry
+    "tournaments:registry": {  # any logged-in user: the registries of his clubs
         "owner": (OK, set()),
         "other": (OK, set()),
         "captain": ("login", set()),
@@ -519,7 +519,7 @@ EXPECT: dict[str, dict[str, tuple[Any, Any]]] = {
         "captain": (None, "login"),
         "anonymous": (None, "login"),
     },
-    "archive:player-data": {  # the registry's owner only
+    "archive:player-data": {  # the keepers of the player's registry (his club's) only
         "owner": (OK, {405}),
         "other": ({404}, {405}),
         "captain": ("login", {405}),

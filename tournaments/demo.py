@@ -83,8 +83,10 @@ def create_demo_tournament(players: int, series: int, seed: int, rng: random.Ran
     names = rng.sample([(f, last) for f in FIRST_NAMES for last in LAST_NAMES], players)
     for first, last in names:
         data = PlayerData(first_name=first, last_name=last, club=rng.choice(CLUBS))
-        # The demo organizer's own registry: a second run reuses its players.
-        existing = Player.objects.filter(owner=organizer, first_name=first, last_name=last).first()
+        # The registry of the demo's club: a second run reuses its players.
+        existing = Player.objects.filter(
+            registry_club_id=tournament.club_id, first_name=first, last_name=last
+        ).first()
         register(tournament, data, existing_player=existing, checked_in=True)
     for number in range(1, series + 1):
         seat_series(tournament.series.get(number=number), seed=seed)

@@ -34,21 +34,31 @@ class NameForm(models.TextChoices):
 class Player(models.Model):
     """One identity across the tournaments of one registry.
 
-    Players live in the registry of their ``owner`` (design decision 7): the organizer who
-    runs the tournaments they play in. Nothing of a registry (e-mail, DDV number, even that
-    a player exists) is shown outside it; who may use which registry is decided in
-    ``tournaments.permissions`` alone, so a club account shared by several organizers can
-    later become an owner without touching the callers. A player without owner (never
-    registered, or only in tournaments without organizers) is seen by superusers only.
+    Players live in the registry of a club (``registry_club``, design decision 14): the club
+    whose tournaments, evenings and leagues they play in; its owners and organizers keep
+    them (``clubs.roles.REGISTRY``). Nothing of a registry (e-mail, DDV number, even that a
+    player exists) is shown outside it; who may use which registry is decided in
+    ``tournaments.permissions`` alone. ``owner`` is who created the player (for a
+    tournament's registration: its first organizer). A player of no club (never registered,
+    or only in tournaments of no club) is seen by superusers only. ``club`` is the name of
+    the player's own club, as shown on lists; it has nothing to do with the registry.
     """
 
+    registry_club = models.ForeignKey(
+        "clubs.Club",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="players",
+        verbose_name=_("club of the registry"),
+    )
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.PROTECT,
         null=True,
         blank=True,
         related_name="players",
-        verbose_name=_("registry owner"),
+        verbose_name=_("created by"),
     )
     first_name = models.CharField(_("first name"), max_length=80)
     last_name = models.CharField(_("last name"), max_length=80)
@@ -73,9 +83,9 @@ class Player(models.Model):
         verbose_name_plural = _("players")
         constraints = [
             models.UniqueConstraint(
-                fields=["owner", "ddv_number"],
+                fields=["registry_club", "ddv_number"],
                 condition=~Q(ddv_number=""),
-                name="player_ddv_number_unique_per_owner",
+                name="player_ddv_number_unique_per_registry",
             ),
             # A minor's name is published (in any form but anonymous) only with his
             # guardian's consent; without it he can be registered, anonymous only.

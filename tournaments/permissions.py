@@ -3,10 +3,9 @@ API and services alike.
 
 A tournament belongs to a club; its club's keepers keep it (``TOURNAMENTS``).
 
-Registries (design decision 7): players still belong to the registry of one user. A
-tournament works in the registry of its first organizer (the one who created it); the
-keepers of its club work in that registry for that tournament. Moving the registry to the
-club changes only ``registry_owner``, ``readable_players`` and ``may_merge`` below.
+Registries (design decision 14): players belong to the registry of a club
+(``Player.registry_club``), kept by the club's owners and organizers (``REGISTRY``); to
+everyone else its players do not exist. A tournament works in the registry of its club.
 """
 
 from __future__ import annotations
@@ -50,9 +49,16 @@ def visible_tournaments(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Tour
     return TOURNAMENTS.visible(user)
 
 
+#: The one rule applied to the players of a registry: kept by the keepers of its club. A
+#: registry is never public.
+REGISTRY: Ownership[Player] = Ownership(
+    Player, keepers="registry_club", roles=roles.keeping_roles(roles.REGISTRY), public=None
+)
+
+
 def registry_owner(tournament: Tournament) -> int | None:
-    """The id of the user whose registry the tournament's players come from: its first
-    organizer; None for a tournament without organizers (it has no registry)."""
+    """The id of the user a new player of the tournament is created by (``Player.owner``):
+    its first organizer; None for a tournament without organizers."""
     through = Tournament.organizers.through
     return (
         through.objects.filter(tournament_id=tournament.pk)
@@ -63,28 +69,38 @@ def registry_owner(tournament: Tournament) -> int | None:
 
 
 def tournament_registry(tournament: Tournament) -> QuerySet[Player]:
-    """The players a tournament may register, match and merge with."""
-    owner = registry_owner(tournament)
-    if owner is None:
+    """The players a tournament may register, match and merge with: its club's registry
+    (a tournament of no club has none)."""
+    if tournament.club_id is None:
         return Player.objects.none()
-    return Player.objects.filter(owner_id=owner)
+    return Player.objects.filter(registry_club_id=tournament.club_id)
+
+
+def kept_players(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Player]:
+    """The players of the registries ``user`` keeps (every player for superusers)."""
+    if not user.is_authenticated:
+        return Player.objects.none()
+    if getattr(user, "is_superuser", False):
+        return Player.objects.all()
+    return Player.objects.filter(REGISTRY.kept_by(user))
 
 
 def readable_players(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Player]:
-    """The players whose details (e-mail, DDV number) ``user`` may see and correct: his own
-    registry and the players of the tournaments he organizes."""
+    """The players whose details (e-mail, DDV number) ``user`` may see and correct: those of
+    the registries he keeps and the players of the tournaments he keeps (a tournament of a
+    club that played with a registry of before the clubs' registries)."""
     if not user.is_authenticated:
         return Player.objects.none()
     if getattr(user, "is_superuser", False):
         return Player.objects.all()
     kept = Tournament.objects.filter(TOURNAMENTS.kept_by(user)).values("pk")
     organized = Player.objects.filter(registrations__tournament__in=kept).values("pk")
-    return Player.objects.filter(Q(owner_id=user.pk) | Q(pk__in=organized))
+    registry = Player.objects.filter(REGISTRY.kept_by(user)).values("pk")
+    return Player.objects.filter(Q(pk__in=registry) | Q(pk__in=organized))
 
 
 def may_merge(user: AbstractBaseUser | AnonymousUser, player: Player) -> bool:
-    """Only a registry's owner cleans it up (and superusers): a co-organizer reads the
-    players of his tournaments but does not own them."""
-    if not user.is_authenticated or player.owner_id is None:
-        return False
-    return bool(getattr(user, "is_superuser", False)) or player.owner_id == user.pk
+    """Only the keepers of the player's registry clean it up, anonymize him and export his
+    data (and superusers): an organizer of a tournament he played in reads him but does not
+    keep him."""
+    return REGISTRY.may_keep(user, player)

@@ -83,7 +83,7 @@ class TeamCreateSerializer(StrictSerializer):
         required=False,
         default=list,
         max_length=12,
-        help_text="Ids of players of the owner's registry for the squad.",
+        help_text="Ids of players of the registry of the league's club for the squad.",
     )
 
 
@@ -222,12 +222,14 @@ class LineUpInputSerializer(StrictSerializer):
 
 class SquadPlayerSerializer(StrictSerializer):
     player = serializers.IntegerField(
-        min_value=1, max_value=10**9 - 1, help_text="Id of a player of the owner's registry."
+        min_value=1,
+        max_value=10**9 - 1,
+        help_text="Id of a player of the registry of the league's club.",
     )
 
 
 class NewPlayerSerializer(StrictSerializer):
-    """A player new to the owner's registry, straight into the squad."""
+    """A player new to the registry of the league's club, straight into the squad."""
 
     first_name = serializers.CharField(max_length=80)
     last_name = serializers.CharField(max_length=80)

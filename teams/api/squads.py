@@ -1,5 +1,5 @@
 """A team's squad, changed by the league's keepers as on the teams page: a player of the
-owner's registry (found by ``candidates/``), a player new to the registry, a pasted list of
+club's registry (found by ``candidates/``), a player new to the registry, a pasted list of
 players (all or nothing), a player taken out again. Each answers the team with its squad."""
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ class CandidatesView(ApiView):
     pagination_class = None
 
     @extend_schema(
-        summary="Players of the owner's registry a squad may take (the owner's search)",
+        summary="Players of the league's club's registry a squad may take (the keepers' search)",
         parameters=[LEAGUE, QUERY],
         responses={200: CandidateSerializer(many=True), **errors(401, 403, 404)},
     )
@@ -71,7 +71,7 @@ class _SquadChange(ApiView):
 
 class SquadAddView(_SquadChange):
     @extend_schema(
-        summary="Put a player of the owner's registry into a team's squad",
+        summary="Put a player of the registry of the league's club into a team's squad",
         parameters=[LEAGUE, TEAM],
         request=SquadPlayerSerializer,
         responses={201: TeamSerializer, **errors(400, 401, 403, 404)},
@@ -86,7 +86,7 @@ class SquadAddView(_SquadChange):
 
 class SquadNewPlayerView(_SquadChange):
     @extend_schema(
-        summary="A player new to the owner's registry, straight into a team's squad",
+        summary="A player new to the registry of the league's club, straight into a team's squad",
         parameters=[LEAGUE, TEAM],
         request=NewPlayerSerializer,
         responses={201: TeamSerializer, **errors(400, 401, 403, 404)},

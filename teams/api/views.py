@@ -314,7 +314,7 @@ class TeamListView(ApiView):
         return Response([_team(team, squads.get(team.pk, []), keeper=keeper) for team in teams])
 
     @extend_schema(
-        summary="Add a team (and its squad from the owner's registry)",
+        summary="Add a team (and its squad from the registry of the league's club)",
         parameters=[LEAGUE],
         request=TeamCreateSerializer,
         responses={201: TeamSerializer, **errors(400, 401, 403, 404, 409)},

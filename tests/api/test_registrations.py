@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
+from clubs.services import personal_club
 from tests.api.helpers import API
 from tests.factories import add_players
 from tournaments.models import Player, Registration, Tournament
@@ -29,7 +30,11 @@ def test_register_known_player_once(
     alice_api: APIClient, tournament: Tournament, alice: User
 ) -> None:
     player = Player.objects.create(
-        first_name="Bert", last_name="Meier", ddv_number="123", owner=alice
+        first_name="Bert",
+        last_name="Meier",
+        ddv_number="123",
+        owner=alice,
+        registry_club=personal_club(alice),
     )
     response = alice_api.post(URL, {"player": player.pk}, format="json")
     assert response.status_code == 201
@@ -41,7 +46,13 @@ def test_register_known_player_once(
 def test_registration_input_errors(
     alice_api: APIClient, tournament: Tournament, alice: User
 ) -> None:
-    Player.objects.create(first_name="Bert", last_name="Meier", ddv_number="123", owner=alice)
+    Player.objects.create(
+        first_name="Bert",
+        last_name="Meier",
+        ddv_number="123",
+        owner=alice,
+        registry_club=personal_club(alice),
+    )
     cases = [
         ({"first_name": "Anna"}, "required", "last_name"),
         ({"first_name": "A", "last_name": "B", "ddv_number": "12a"}, "invalid", "ddv_number"),

@@ -103,7 +103,7 @@ def test_import_preview_fits_a_phone(
     Player.objects.create(
         first_name="Hannelore", last_name="Müller-Lüdenscheidt",
         club="Doko-Club Testhausen-Überlingen", ddv_number="4711",
-        owner_id=registry_owner(tournament),
+        owner_id=registry_owner(tournament), registry_club_id=tournament.club_id,
     )  # fmt: skip
     player = registration.player
     upload = tmp_path / "liste.csv"

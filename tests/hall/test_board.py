@@ -13,6 +13,7 @@ from django.test.utils import CaptureQueriesContext
 from freezegun import freeze_time
 from rest_framework.test import APIClient
 
+from clubs.services import personal_club
 from common.actors import ORGANIZER, Actor
 from hall import board as boards
 from hall.services import announce, withdraw
@@ -332,7 +333,9 @@ def test_a_player_renamed_or_merged_through_the_api_moves_the_fingerprint(
     assert (change.before["last_name"], change.after["last_name"]) == (player.last_name, "Maier")
     assert change.user_id == alice.pk
 
-    keep = Player.objects.create(owner=alice, first_name="Erika", last_name="Muster")
+    keep = Player.objects.create(
+        owner=alice, registry_club=personal_club(alice), first_name="Erika", last_name="Muster"
+    )
     duplicate = world.registrations[1].player
     response = alice_api.post(
         f"/api/v1/players/{keep.pk}/merge/", {"duplicate": duplicate.pk}, format="json"

@@ -8,6 +8,8 @@ import pytest
 from django.core.files.base import ContentFile
 
 from archive.player_data import player_data
+from clubs import roles
+from clubs.models import Membership
 from common.services import ServiceError
 from documents.models import GeneratedDocument
 from hall.board import seating_pages
@@ -76,15 +78,23 @@ def test_anonymizing_leaves_every_standings_table_identical_except_the_name() ->
 
 
 @pytest.mark.django_db
-def test_only_the_registry_owner_anonymizes_and_exports() -> None:
-    orga, other = make_user("orga"), make_user("other")
-    tournament = make_tournament("cup", organizers=[orga, other])
+def test_only_the_registry_keepers_anonymize_and_export() -> None:
+    """The club's registry: its organizers decide; its cashier and another club's organizer
+    do not (design decision 14)."""
+    orga, co, cashier, other = (make_user(n) for n in ("orga", "co", "cashier", "other"))
+    tournament = make_tournament("cup", organizers=[orga, co])
+    make_tournament("elsewhere", organizers=[other])
+    Membership.objects.create(club=tournament.club, user=cashier, role=roles.CASHIER)
     player = build_world(tournament, (4,), names=NAMES).registrations[0].player
-    with pytest.raises(ServiceError):
-        anonymize_player(other, player)
-    with pytest.raises(ServiceError):
-        player_data(other, player)
+    for user in (cashier, other):
+        with pytest.raises(ServiceError):
+            anonymize_player(user, player)
+        with pytest.raises(ServiceError):
+            player_data(user, player)
     assert Player.objects.get(pk=player.pk).last_name == "Schmidt"
+    assert player_data(co, player)["player"]["last_name"] == "Schmidt"
+    anonymize_player(co, player)
+    assert Player.objects.get(pk=player.pk).last_name == ""
 
 
 @pytest.mark.django_db

@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 
 from django.contrib.auth.models import User
 
+from clubs.services import personal_club
 from common.actors import ORGANIZER, Actor
 from scoring.models import TournamentTotal
 from seasons.models import Season
@@ -21,7 +22,10 @@ Points = Sequence[int | None]
 def player(owner: User, name: str, club: str = "") -> Player:
     first, last = name.split()
     found, _ = Player.objects.get_or_create(
-        owner=owner, first_name=first, last_name=last, defaults={"club": club}
+        registry_club=personal_club(owner),
+        first_name=first,
+        last_name=last,
+        defaults={"club": club, "owner": owner},
     )
     return found
 

@@ -7,6 +7,7 @@ from collections.abc import Iterable, Sequence
 
 from django.contrib.auth.models import User
 
+from clubs.services import personal_club
 from common.actors import ORGANIZER, Actor
 from teams.models import Group, League, Team
 from teams.services import LeagueData, add_squad_member, add_team, create_league, set_line_up
@@ -36,7 +37,12 @@ def league_with_teams(
         team = add_team(league, f"T{t}", club=f"Club {t}", actor=actor)
         members = []
         for p in range(squad):
-            player = Player.objects.create(owner=owner, first_name=f"T{t}", last_name=f"P{p}")
+            player = Player.objects.create(
+                owner=owner,
+                registry_club=personal_club(owner),
+                first_name=f"T{t}",
+                last_name=f"P{p}",
+            )
             add_squad_member(team, player, actor=actor)
             members.append(player)
         made.append(team)

@@ -8,6 +8,7 @@ import pytest
 from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
+from clubs.services import personal_club
 from teams.models import League, LineUp
 from tests.teams.helpers import finish_day
 from tests.teams.played import Played, played_league
@@ -98,7 +99,9 @@ def test_create_league_and_team(alice: User, alice_api: APIClient, public_api: A
     assert response.json()["error"]["field"] == "tie_rule"
     response = alice_api.post("/api/v1/leagues/", {"name": "Pokal"}, format="json")
     assert response.status_code == 201 and response.json()["slug"] == "pokal"
-    hans = Player.objects.create(owner=alice, first_name="Hans", last_name="Huber")
+    hans = Player.objects.create(
+        owner=alice, registry_club=personal_club(alice), first_name="Hans", last_name="Huber"
+    )
     response = alice_api.post(
         "/api/v1/leagues/pokal/teams/", {"name": "Füchse", "players": [hans.pk]}, format="json"
     )

@@ -18,6 +18,7 @@ from django.contrib.auth.models import User
 from django.urls import URLPattern, resolve, reverse
 from rest_framework.test import APIClient
 
+from clubs.services import personal_club
 from config import api_urls
 from teams import urls as team_urls
 from teams.models import Group, League, LeagueChange, MatchDay, SquadMember, Team
@@ -97,7 +98,13 @@ def test_a_private_league_does_not_exist_for_another_owner(alice: User, bob_api:
 def test_candidates_are_the_owners_players_of_no_squad(
     league: Any, alice: User, alice_api: APIClient, bob_api: APIClient
 ) -> None:
-    Player.objects.create(owner=alice, first_name="Hans", last_name="Müller", club="DK Kassel")
+    Player.objects.create(
+        owner=alice,
+        registry_club=personal_club(alice),
+        first_name="Hans",
+        last_name="Müller",
+        club="DK Kassel",
+    )
     found = alice_api.get(L + "candidates/?q=muller").json()
     assert [(p["first_name"], p["club"]) for p in found] == [("Hans", "DK Kassel")]
     assert alice_api.get(L + "candidates/?q=T0").json() == []  # T0's players have a squad
@@ -109,7 +116,9 @@ def test_a_player_of_the_registry_joins_and_leaves_a_squad(
     league: Any, alice: User, alice_api: APIClient, bob_api: APIClient
 ) -> None:
     _league, teams, players = league
-    hans = Player.objects.create(owner=alice, first_name="Hans", last_name="Huber")
+    hans = Player.objects.create(
+        owner=alice, registry_club=personal_club(alice), first_name="Hans", last_name="Huber"
+    )
     url = f"{L}teams/{teams[0].pk}/squad/"
     assert bob_api.post(url, {"player": hans.pk}, format="json").status_code == 403
     response = alice_api.post(url, {"player": hans.pk}, format="json")

@@ -8,6 +8,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.db import connection
 
+from clubs.services import personal_club
 from common.services import ServiceError
 from teams.models import SquadMember
 from teams.services import add_squad_member
@@ -30,7 +31,12 @@ def test_the_last_place_of_a_squad_goes_once(alice: User) -> None:
     _league, teams, _players = league_with_teams(alice, TRIALS, squad=3, squad_max=4)
     for trial, team in enumerate(teams):
         first, second = (
-            Player.objects.create(owner=alice, first_name=f"R{trial}", last_name=name)
+            Player.objects.create(
+                owner=alice,
+                registry_club=personal_club(alice),
+                first_name=f"R{trial}",
+                last_name=name,
+            )
             for name in ("A", "B")
         )
         outcomes = race(
@@ -45,7 +51,9 @@ def test_the_last_place_of_a_squad_goes_once(alice: User) -> None:
 def test_one_player_taken_by_two_teams_at_once_plays_for_one(alice: User) -> None:
     _league, teams, _players = league_with_teams(alice, 2 * TRIALS, squad=0)
     for trial in range(TRIALS):
-        player = Player.objects.create(owner=alice, first_name=f"S{trial}", last_name="X")
+        player = Player.objects.create(
+            owner=alice, registry_club=personal_club(alice), first_name=f"S{trial}", last_name="X"
+        )
         a, b = teams[2 * trial], teams[2 * trial + 1]
         outcomes = race(
             lambda t=a, p=player: add_squad_member(t, p, actor=organizer(alice)),

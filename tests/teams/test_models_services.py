@@ -15,6 +15,7 @@ from django.db import IntegrityError, connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.utils import translation
 
+from clubs.services import personal_club
 from common.services import Refusal, ServiceError
 from teams.models import Group, LeagueChange, LineUp, MatchDay, SquadMember
 from teams.rules import OVERRIDES, team_scoring
@@ -72,7 +73,9 @@ def test_the_database_refuses_a_player_in_two_teams_of_a_league(alice: User) -> 
 
 def test_a_full_squad_takes_nobody_more(alice: User) -> None:
     _league, teams, _players = league_with_teams(alice, 1, squad=4, squad_max=4)
-    extra = Player.objects.create(owner=alice, first_name="Ersatz", last_name="Mann")
+    extra = Player.objects.create(
+        owner=alice, registry_club=personal_club(alice), first_name="Ersatz", last_name="Mann"
+    )
     with pytest.raises(ServiceError) as info:
         add_squad_member(teams[0], extra, actor=organizer(alice))
     assert info.value.code == "squad_full"
@@ -80,11 +83,15 @@ def test_a_full_squad_takes_nobody_more(alice: User) -> None:
 
 def test_only_the_owner_and_only_his_registry(alice: User, bob: User) -> None:
     _league, teams, _players = league_with_teams(alice, 1, squad=0)
-    bobs = Player.objects.create(owner=bob, first_name="Bobs", last_name="Spieler")
+    bobs = Player.objects.create(
+        owner=bob, registry_club=personal_club(bob), first_name="Bobs", last_name="Spieler"
+    )
     with pytest.raises(ServiceError) as info:
         add_squad_member(teams[0], bobs, actor=organizer(alice))
     assert info.value.refusal is Refusal.NOT_FOUND
-    alices = Player.objects.create(owner=alice, first_name="Alices", last_name="Spieler")
+    alices = Player.objects.create(
+        owner=alice, registry_club=personal_club(alice), first_name="Alices", last_name="Spieler"
+    )
     with pytest.raises(ServiceError) as info:
         add_squad_member(teams[0], alices, actor=organizer(bob))
     assert info.value.refusal is Refusal.FORBIDDEN
@@ -99,7 +106,9 @@ def test_a_lined_up_player_stays_in_the_squad(alice: User) -> None:
     with pytest.raises(ServiceError) as info:
         remove_squad_member(member, actor=organizer(alice))
     assert info.value.code == "player_lined_up"
-    spare = Player.objects.create(owner=alice, first_name="Spare", last_name="Player")
+    spare = Player.objects.create(
+        owner=alice, registry_club=personal_club(alice), first_name="Spare", last_name="Player"
+    )
     spare_member = add_squad_member(teams[0], spare, actor=organizer(alice))
     remove_squad_member(spare_member, actor=organizer(alice))
     assert not SquadMember.objects.filter(player=spare).exists()

@@ -11,6 +11,7 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
+from clubs.services import personal_club
 from teams.models import League, LineUp, SquadMember, Team
 from tests.factories import page_client, set_status
 from tests.teams.helpers import finish_day, league_with_teams
@@ -186,7 +187,9 @@ def test_teams_page_adds_teams_and_players(alice: User) -> None:
     assert 'value="X"' in response.content.decode()  # the club typed is kept
     assert response.context["team_form"].errors["name"]
     team = Team.objects.get(name="Füchse")
-    hans = Player.objects.create(owner=alice, first_name="Hans", last_name="Huber")
+    hans = Player.objects.create(
+        owner=alice, registry_club=personal_club(alice), first_name="Hans", last_name="Huber"
+    )
     found = client.get(f"{url}?team={team.pk}&q=hub").context["teams"][0]["found"]
     assert found == [hans]
     assert (
@@ -285,8 +288,16 @@ def test_a_squad_is_pasted_as_a_list_with_errors_per_line(alice: User) -> None:
     _league, teams, _players = league_with_teams(alice, 2, squad=0, slug="paste", squad_max=12)
     team = teams[0]
     url = "/verwaltung/ligen/paste/mannschaften/"
-    known = Player.objects.create(owner=alice, first_name="Hans", last_name="Huber", club="A")
-    other = Player.objects.create(owner=alice, first_name="Olga", last_name="Ott")
+    known = Player.objects.create(
+        owner=alice,
+        registry_club=personal_club(alice),
+        first_name="Hans",
+        last_name="Huber",
+        club="A",
+    )
+    other = Player.objects.create(
+        owner=alice, registry_club=personal_club(alice), first_name="Olga", last_name="Ott"
+    )
     client = english(alice)
     client.post(url, {"action": "add_player", "team": teams[1].pk, "player": other.pk})
     pasted = "Hans Huber\nIda\n\nOlga Ott\nKarl Kern, SV Nord\nhans huber"

@@ -9,6 +9,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from openpyxl import Workbook
 
+from clubs.services import personal_club
 from tests.factories import page_client
 from tournaments import importing
 from tournaments.models import Player, Tournament
@@ -117,7 +118,11 @@ def test_import_offers_merge_with_known_player(
     alice_client: Client, tournament: Tournament, alice
 ) -> None:
     known = Player.objects.create(
-        first_name="Karla", last_name="Kreuz", club="Dulle e.V.", owner=alice
+        first_name="Karla",
+        last_name="Kreuz",
+        club="Dulle e.V.",
+        owner=alice,
+        registry_club=personal_club(alice),
     )
     response = upload(alice_client, "liste.csv", GOOD_CSV.encode())
     assert f'<option value="{known.pk}">' in response.content.decode()
@@ -186,7 +191,11 @@ def test_import_service_skips_a_registered_player_matched_by_ddv_number(
     tournament: Tournament, alice
 ) -> None:
     known = Player.objects.create(
-        first_name="Karla", last_name="Kreuz", ddv_number="123", owner=alice
+        first_name="Karla",
+        last_name="Kreuz",
+        ddv_number="123",
+        owner=alice,
+        registry_club=personal_club(alice),
     )
     (registration,) = import_players(
         tournament, [ImportRow(PlayerData("Karla", "Kreuz"), merge_with=known.pk, line=2)]
@@ -208,7 +217,13 @@ def test_a_row_conflicting_otherwise_still_refuses_the_file_with_its_line(
 ) -> None:
     register_by_form(alice_client, "Peter", "Pik")
     # Another player of the registry (not registered here) has Hanna's DDV number.
-    Player.objects.create(first_name="Otto", last_name="Other", ddv_number="777", owner=alice)
+    Player.objects.create(
+        first_name="Otto",
+        last_name="Other",
+        ddv_number="777",
+        owner=alice,
+        registry_club=personal_club(alice),
+    )
     content = "Vorname;Nachname;DDV-Nr\nPeter;Pik;\nNeu;Mensch;\nHanna;Herz;777\n"
     upload(alice_client, "liste.csv", content.encode())
     response = alice_client.post(

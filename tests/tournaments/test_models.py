@@ -5,6 +5,7 @@ import datetime
 import pytest
 from django.db import IntegrityError, transaction
 
+from clubs.services import personal_club
 from tests.factories import add_players
 from tournaments.models import Player, Registration, Seat, Table, Tournament
 
@@ -46,12 +47,42 @@ def test_seat_position_unique_and_in_range(tournament: Tournament) -> None:
 
 
 def test_ddv_number_unique_per_registry_but_blank_allowed(alice, bob) -> None:
-    Player.objects.create(first_name="A", last_name="B", ddv_number="", owner=alice)
-    Player.objects.create(first_name="C", last_name="D", ddv_number="", owner=alice)
-    Player.objects.create(first_name="E", last_name="F", ddv_number="1234", owner=alice)
-    Player.objects.create(first_name="E", last_name="F", ddv_number="1234", owner=bob)
+    Player.objects.create(
+        first_name="A",
+        last_name="B",
+        ddv_number="",
+        owner=alice,
+        registry_club=personal_club(alice),
+    )
+    Player.objects.create(
+        first_name="C",
+        last_name="D",
+        ddv_number="",
+        owner=alice,
+        registry_club=personal_club(alice),
+    )
+    Player.objects.create(
+        first_name="E",
+        last_name="F",
+        ddv_number="1234",
+        owner=alice,
+        registry_club=personal_club(alice),
+    )
+    Player.objects.create(
+        first_name="E",
+        last_name="F",
+        ddv_number="1234",
+        owner=bob,
+        registry_club=personal_club(bob),
+    )
     with pytest.raises(IntegrityError), transaction.atomic():
-        Player.objects.create(first_name="G", last_name="H", ddv_number="1234", owner=alice)
+        Player.objects.create(
+            first_name="G",
+            last_name="H",
+            ddv_number="1234",
+            owner=alice,
+            registry_club=personal_club(alice),
+        )
 
 
 def test_tournament_end_not_before_start(db) -> None:

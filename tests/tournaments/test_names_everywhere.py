@@ -12,6 +12,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 from rest_framework.test import APIClient
 
+from clubs.services import personal_club
 from teams.squads import search_candidates
 from tests.factories import add_players, seat_table
 from tests.teams.helpers import league_with_teams
@@ -117,7 +118,9 @@ def test_players_api_sorts_and_finds_every_spelling(alice: User, field: Tourname
 def test_squad_search_sorts_and_finds_every_spelling(alice: User) -> None:
     league, _teams, _players = league_with_teams(alice, 1, squad=0)
     for first, last in NAMES:
-        Player.objects.create(owner=alice, first_name=first, last_name=last)
+        Player.objects.create(
+            owner=alice, registry_club=personal_club(alice), first_name=first, last_name=last
+        )
     assert [p.last_name for p in search_candidates(league, "")] == IN_ORDER
     for typed, name in SEARCHES:
         assert [p.last_name for p in search_candidates(league, typed)] == [name], typed

@@ -3,6 +3,7 @@
 import pytest
 from django.test import Client
 
+from clubs.services import personal_club
 from common.services import ServiceError
 from tests.factories import add_players
 from tournaments.models import Player, Tournament
@@ -33,7 +34,11 @@ def test_register_offers_existing_player_for_merging(
     alice_client: Client, tournament: Tournament, alice
 ) -> None:
     known = Player.objects.create(
-        first_name="Karla", last_name="Kreuz", club="Dulle e.V.", owner=alice
+        first_name="Karla",
+        last_name="Kreuz",
+        club="Dulle e.V.",
+        owner=alice,
+        registry_club=personal_club(alice),
     )
     response = alice_client.post(
         "/verwaltung/herbst/spieler/",
@@ -104,7 +109,13 @@ def test_self_registration_only_while_open(client: Client, tournament: Tournamen
 def test_self_registration_links_known_player_only_on_ddv_number(
     client: Client, tournament: Tournament, alice
 ) -> None:
-    known = Player.objects.create(first_name="Pia", last_name="Pik", ddv_number="42", owner=alice)
+    known = Player.objects.create(
+        first_name="Pia",
+        last_name="Pik",
+        ddv_number="42",
+        owner=alice,
+        registry_club=personal_club(alice),
+    )
     tournament.registration_open = True
     tournament.save()
     url = f"/turniere/herbst/anmeldung/{tournament.registration_token}/"

@@ -11,6 +11,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 from rest_framework.test import APIClient
 
+from clubs.services import personal_club
 from tests.factories import organize
 from tournaments.models import Player, Tournament
 
@@ -24,7 +25,7 @@ def karla(alice: User, tournament: Tournament) -> Player:
     tournament.save()
     player = Player.objects.create(
         first_name="Karla", last_name="Kreuz", club="Dulle", ddv_number="4711",
-        email="karla@example.org", owner=alice,
+        email="karla@example.org", owner=alice, registry_club=personal_club(alice),
     )  # fmt: skip
     tournament.registrations.create(player=player, start_number=1)
     return player

@@ -1,4 +1,4 @@
-"""One person, one player: merging two entries of a registry, by its owner only."""
+"""One person, one player: merging two entries of a registry, by its keepers only."""
 
 from __future__ import annotations
 
@@ -9,6 +9,8 @@ from django.contrib.auth.models import User
 from django.db import connection
 from django.urls import reverse
 
+from clubs import roles
+from clubs.models import Membership
 from common.services import Refusal, ServiceError
 from tests.concurrency import race
 from tests.factories import (
@@ -99,15 +101,21 @@ def test_a_player_is_not_merged_with_himself(alice: User) -> None:
     assert refused.value.code == "same_player"
 
 
-def test_only_the_registry_owner_merges(alice: User, bob: User) -> None:
+def test_only_the_registry_keepers_merge(alice: User, bob: User) -> None:
+    """The registry is the club's: its organizers merge (design decision 14); a cashier
+    of the club and the organizer of another club do not."""
     first, second = twice(alice)
-    carol = make_user("carol")
-    organize(first.tournament, carol)  # co-organizer: reads the players, owns none
+    club = first.tournament.club
+    carol, dave = make_user("carol"), make_user("dave")
+    Membership.objects.create(club=club, user=carol, role=roles.CASHIER)
     for user in (bob, carol):
         with pytest.raises(ServiceError) as refused:
             merge_players(user, first.player, second.player)
         assert refused.value.refusal is Refusal.NOT_FOUND
     assert Player.objects.count() == 2
+    organize(first.tournament, dave)  # an organizer of the club: keeps its registry
+    merge_players(dave, first.player, second.player)
+    assert Player.objects.count() == 1
 
 
 def test_players_of_two_registries_are_not_merged(alice: User, bob: User) -> None:
@@ -169,7 +177,8 @@ def test_merge_page_merges_and_refusal_stays_next_to_the_field(alice: User) -> N
 
     Player.objects.filter(pk=first.player_id).update(ddv_number="")
     done = client.post(url, {"duplicate": second.player_id})
-    assert done.status_code == 302 and done.url == reverse("tournaments:registry")
+    registry = f"{reverse('tournaments:registry')}?club={first.tournament.club_id}"
+    assert done.status_code == 302 and done.url == registry
     assert Registration.objects.filter(player_id=first.player_id).count() == 2
 
 

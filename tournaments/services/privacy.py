@@ -7,7 +7,7 @@ reads "Spieler 17" from then on). The registry's earlier log entries of the play
 their details too (they held his name), the anonymization itself is logged
 (``tournaments.player.anonymized``) without them, and once committed
 ``player_anonymized`` tells the layers above which tournaments' stored documents are
-stale. Only the registry's owner decides (``may_merge``, as for a merge).
+stale. Only the keepers of the player's registry decide (``may_merge``, as for a merge).
 
 ``change_consent`` records a changed consent (name form, under 18, guardian's consent)
 with its time, refused where the database's check would be (a minor published by name
@@ -53,9 +53,10 @@ def anonymize_player(user: AbstractBaseUser | AnonymousUser, player: Player) -> 
     locked.name_form = NameForm.ANONYMOUS
     locked.save(update_fields=["first_name", "last_name", "email", "ddv_number", "name_form"])
     RegistryChange.objects.filter(player=locked).update(before=SCRUBBED, after=SCRUBBED)
-    assert locked.owner_id is not None  # may_merge: a registry's player
+    creator = locked.owner_id if locked.owner_id is not None else user.pk
+    assert creator is not None  # may_merge: an authenticated user
     RegistryChange.objects.create(
-        owner_id=locked.owner_id,
+        owner_id=creator,
         action=ANONYMIZED,
         player=locked,
         before={"id": locked.pk},
@@ -93,7 +94,7 @@ def change_consent(
 ) -> Player:
     """Record ``player``'s changed consent: ``changes`` holds some of ``CONSENT``, the rest
     stays as it is. Whoever may correct the player's details may (``readable_players``:
-    the registry's owner and the organizers of his tournaments, who record the consent at
+    the keepers of his registry and the organizers of his tournaments, who record the consent at
     registration). Refused (nothing saved) for a minor published by name without his
     guardian's consent, an unknown name form, and an anonymized player (his identity is
     gone; there is nothing to publish). Logged with the consent before and after."""

@@ -65,10 +65,12 @@ def _lock(tournament: Tournament) -> Tournament:
     return Tournament.objects.select_for_update().get(pk=tournament.pk)
 
 
-def _create_player(data: PlayerData, owner: int | None) -> Player:
-    """A new player in the registry of ``owner``; a DDV number is unique inside it."""
-    taken = Player.objects.filter(owner_id=owner, ddv_number=data.ddv_number.strip())
-    if data.ddv_number and owner is not None and taken.exists():
+def _create_player(tournament: Tournament, data: PlayerData, owner: int | None) -> Player:
+    """A new player in the tournament's registry (its club's), created by its first
+    organizer (``owner``, ``registry_owner``); a DDV number is unique inside the registry."""
+    club = tournament.club_id
+    taken = Player.objects.filter(registry_club_id=club, ddv_number=data.ddv_number.strip())
+    if data.ddv_number and club is not None and taken.exists():
         raise ServiceError(
             "ddv_number_taken",
             _("Another player already has the DDV member number %(number)s.")
@@ -87,6 +89,7 @@ def _create_player(data: PlayerData, owner: int | None) -> Player:
         minor=data.minor,
         guardian_consent=data.guardian_consent,
         consent_at=timezone.now() if data.consented else None,
+        registry_club_id=club,
         owner_id=owner,
     )
 
@@ -133,7 +136,7 @@ def register(
     if existing_player is not None:
         player = _from_registry(tournament, existing_player)
     else:
-        player = _create_player(data, registry_owner(tournament))
+        player = _create_player(tournament, data, registry_owner(tournament))
     return _register(tournament, player, checked_in=checked_in)
 
 
@@ -204,7 +207,7 @@ def import_players(tournament: Tournament, rows: list[ImportRow]) -> ImportResul
             player = (
                 _from_registry(tournament, row.merge_with)
                 if row.merge_with
-                else _create_player(row.data, owner)
+                else _create_player(tournament, row.data, owner)
             )
             created.append(_register(tournament, player))
         except ServiceError as exc:
@@ -233,7 +236,9 @@ def self_register(tournament: Tournament, data: PlayerData) -> Registration:
             )
             .first()
         )
-    return _register(tournament, player or _create_player(data, registry_owner(tournament)))
+    return _register(
+        tournament, player or _create_player(tournament, data, registry_owner(tournament))
+    )
 
 
 def set_checked_in(registration: Registration, present: bool) -> Registration:

@@ -58,9 +58,7 @@ def correct_player(
         for name in changed:
             setattr(locked, name, cleaned[name])
         locked.save(update_fields=changed)
-        owner = locked.owner_id if locked.owner_id is not None else user.pk
-        assert owner is not None  # readable_players: an authenticated user
-        _log(owner, "tournaments.player.corrected", locked, before, user)
+        _log("tournaments.player.corrected", locked, before, user)
     if consent:
         locked = change_consent(user, locked, consent)
     return locked
@@ -70,7 +68,7 @@ def correct_player(
 def merge_players(
     user: AbstractBaseUser | AnonymousUser, keep: Player, duplicate: Player
 ) -> Player:
-    """Merge ``duplicate`` into ``keep``; both must be in the registry ``user`` owns.
+    """Merge ``duplicate`` into ``keep``; both must be in one registry ``user`` keeps.
 
     Refused when both played in the same tournament (one person has one registration) and
     when their DDV numbers differ (two members are two people)."""
@@ -82,7 +80,7 @@ def merge_players(
         raise ServiceError(
             "same_player", _("Choose another player than the one kept."), "duplicate"
         )
-    if keep.owner_id != duplicate.owner_id:
+    if keep.registry_club_id != duplicate.registry_club_id:
         raise ServiceError(
             "other_registry",
             _("Only players of the same registry can be merged."),
@@ -143,14 +141,14 @@ def merge_players(
     duplicate.delete()
     if completed:
         keep.save(update_fields=completed)
-    owner = keep.owner_id
-    assert owner is not None  # may_merge: a player without registry is nobody's to merge
-    _log(owner, "tournaments.player.merged", keep, before, user)
+    _log("tournaments.player.merged", keep, before, user)
     return keep
 
 
-def _log(owner: int, action: str, player: Player, before: dict[str, Any], user: Any) -> None:
-    """The registry's change log: the player as he is now beside how he was."""
+def _log(action: str, player: Player, before: dict[str, Any], user: Any) -> None:
+    """The registry's change log: the player as he is now beside how he was. The log's
+    registry is the player's (``registry_club``); ``owner`` keeps who created him."""
+    owner = player.owner_id if player.owner_id is not None else user.pk
     RegistryChange.objects.create(
         owner_id=owner, action=action, player=player, before=before,
         after=_details(player), user_id=user.pk,

@@ -24,11 +24,13 @@ class PlayerSerializer(StrictSerializerMixin, serializers.ModelSerializer[Player
     class Meta:
         model = Player
         fields = [
-            "id", "first_name", "last_name", "club", "ddv_number", "email",
+            "id", "registry_club", "first_name", "last_name", "club", "ddv_number", "email",
             "name_form", "minor", "guardian_consent", "consent_at",
         ]  # fmt: skip
-        read_only_fields = ["id", "consent_at"]
+        read_only_fields = ["id", "registry_club", "consent_at"]
         extra_kwargs = {
+            "registry_club": {"help_text": "The club whose registry holds the player."},
+            "club": {"help_text": "The name of the player's own club, as shown on lists."},
             "name_form": {"help_text": "How the name is published: full, initial or anonymous."},
             "minor": {"help_text": "The player is under 18."},
             "guardian_consent": {
@@ -40,9 +42,10 @@ class PlayerSerializer(StrictSerializerMixin, serializers.ModelSerializer[Player
 
     def validate_ddv_number(self, value: str) -> str:
         """Unique inside the player's registry only (nothing is told about others)."""
-        if self.instance is None or self.instance.owner_id is None:
+        if self.instance is None or self.instance.registry_club_id is None:
             return value
-        taken = Player.objects.filter(owner_id=self.instance.owner_id, ddv_number=value)
+        club = self.instance.registry_club_id
+        taken = Player.objects.filter(registry_club_id=club, ddv_number=value)
         if value and taken.exclude(pk=self.instance.pk).exists():
             raise serializers.ValidationError(
                 _("Another player already has the DDV member number %(number)s.")

@@ -1,6 +1,7 @@
-"""Players, for organizers: their own registry and the players of the tournaments they
-organize (see ``tournaments.permissions.readable_players``); anybody else's player does not
-exist for them (404). New players come in through a registration."""
+"""Players, for organizers: those of the registries of the clubs they keep and the players of
+the tournaments they keep (see ``tournaments.permissions.readable_players``); anybody else's
+player does not exist for them (404). New players come in through a registration, into the
+registry of the tournament's club."""
 
 from __future__ import annotations
 
@@ -32,9 +33,14 @@ class MergeSerializer(StrictSerializer):
 
 @extend_schema_view(
     list=extend_schema(
-        summary="Players of the requester's registry and tournaments",
-        parameters=[OpenApiParameter("q", str, description="Words of the name or club.")],
-        responses={200: PlayerSerializer(many=True), **errors(401)},
+        summary="Players of the requester's clubs' registries and tournaments",
+        parameters=[
+            OpenApiParameter("q", str, description="Words of the name or club."),
+            OpenApiParameter(
+                "registry_club", int, description="Only the players of this club's registry."
+            ),
+        ],
+        responses={200: PlayerSerializer(many=True), **errors(400, 401)},
     ),
     retrieve=extend_schema(
         summary="One player", responses={200: PlayerSerializer, **errors(401, 404)}
@@ -67,9 +73,13 @@ class PlayerViewSet(
         """In name order and found however a name is typed (``tournaments.names``), the same
         on SQLite and PostgreSQL."""
         words = search_words(request.query_params.get("q", "").replace("\x00", ""))
-        players = by_name(
-            p for p in self.get_queryset() if found(words, p.first_name, p.last_name, p.club)
-        )
+        rows = self.get_queryset()
+        club = request.query_params.get("registry_club")
+        if club is not None:
+            if not club.isdecimal() or len(club) > 9:
+                raise ServiceError("invalid", _("Give the id of a club."), "registry_club")
+            rows = rows.filter(registry_club_id=int(club))
+        players = by_name(p for p in rows if found(words, p.first_name, p.last_name, p.club))
         page = self.paginate_queryset(players)  # type: ignore[arg-type]  # any sequence pages
         serializer = self.get_serializer(page if page is not None else players, many=True)
         return (
@@ -79,7 +89,7 @@ class PlayerViewSet(
         )
 
     @extend_schema(
-        summary="Merge a duplicate into this player (the registry's owner only)",
+        summary="Merge a duplicate into this player (the registry's keepers only)",
         description=(
             "The duplicate's registrations move to this player, this player's empty details "
             "are filled from the duplicate's, and the duplicate is deleted; the registry's "
