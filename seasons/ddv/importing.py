@@ -184,10 +184,13 @@ def fingerprint(data: Any) -> str:
 def _registry_player(
     season: Season, line: ImportedPlayer, known: dict[tuple[str, ...], Player]
 ) -> tuple[Player, bool]:
-    """The owner's player of ``line``: by DDV number, else (re-import) the one this report
-    made before under the same name and club, else a new one."""
+    """The player of ``line`` in the registry of the season's club: by DDV number, else
+    (re-import) the one this report made before under the same name and club, else a new one
+    (created by the season's owner)."""
     if line.ddv_number:
-        found = Player.objects.filter(owner=season.owner, ddv_number=line.ddv_number).first()
+        found = Player.objects.filter(
+            registry_club_id=season.club_id, ddv_number=line.ddv_number
+        ).first()
         if found is not None:
             return found, False
     else:
@@ -195,6 +198,7 @@ def _registry_player(
         if previous is not None:
             return previous, False
     created = Player.objects.create(
+        registry_club_id=season.club_id,
         owner=season.owner,
         first_name=line.first_name,
         last_name=line.last_name,

@@ -20,6 +20,7 @@ from freezegun import freeze_time
 from archive.export import build_archive
 from archive.reading import ArchiveRefused
 from archive.services import import_archive, import_file
+from clubs.services import personal_club
 from common.actors import ORGANIZER, Actor
 from fees.models import Booking, FeeSettings, Prize, ReducedFee
 from fees.services import FeeData, PrizeLine, book_fee, save_fees, save_prizes
@@ -138,7 +139,10 @@ def test_an_archive_of_version_1_imports_its_new_players_anonymous() -> None:
     for s in old["series"]:
         s["tables"] = [t for t in s["tables"] if t["number"] != 1]
     user, actor = importer()
-    Player.objects.create(owner=user, first_name="Carla", last_name="Weber", name_form="initial")
+    Player.objects.create(
+        owner=user, registry_club=personal_club(user), first_name="Carla", last_name="Weber",
+        name_form="initial",
+    )  # fmt: skip
 
     copied = import_archive(old, user, actor).tournament
 
@@ -157,10 +161,14 @@ def test_an_archive_of_version_1_imports_its_new_players_anonymous() -> None:
 def test_a_registry_player_gets_the_stricter_consent_never_a_looser_one() -> None:
     archive = as_json(played(make_user("orga")))
     user, actor = importer()
-    schmidt = Player.objects.create(owner=user, first_name="Anna", last_name="Schmidt")
-    weber = Player.objects.create(
-        owner=user, first_name="Carla", last_name="Weber", name_form="anonymous"
+    club = personal_club(user)  # the importer's: the imported tournament's registry
+    schmidt = Player.objects.create(
+        owner=user, registry_club=club, first_name="Anna", last_name="Schmidt"
     )
+    weber = Player.objects.create(
+        owner=user, registry_club=club, first_name="Carla", last_name="Weber",
+        name_form="anonymous",
+    )  # fmt: skip
     copied = import_archive(copy.deepcopy(archive), user, actor).tournament
     schmidt.refresh_from_db()
     weber.refresh_from_db()

@@ -74,10 +74,11 @@ def test_a_40_player_report_imported_on_another_server_ranks_the_same(
     with override_settings(SITE_URL="https://verein.example"):
         sent = json.loads(json.dumps(to_json(build_report(source))))
     keeper = make_user("ranglistenwart")
-    known = Player.objects.create(
-        owner=keeper, first_name="V", last_name="N", club="Verein 2", ddv_number="D7"
-    )
     target = season_of(keeper, slug="ddv", preset=preset)
+    known = Player.objects.create(
+        owner=keeper, registry_club=target.club, first_name="V", last_name="N", club="Verein 2",
+        ddv_number="D7",
+    )  # fmt: skip
     outcome = import_ddv_report(target, sent, actor=organizer(keeper))
     assert outcome.created and outcome.new_players == 39  # D7 was in the registry already
     assert Registration.objects.filter(tournament=outcome.tournament, player=known).exists()

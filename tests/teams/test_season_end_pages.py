@@ -279,7 +279,9 @@ def test_an_sg_squad_holds_players_of_both_clubs(alice: User) -> None:
     league = create_league(LeagueData(name="Liga"), actor=organizer(alice))
     team = add_team(league, "SG", club="SV A", partner_club="SV B", actor=organizer(alice))
     for club in ("SV A", "SV B", "SV A", "SV B"):
-        player = Player.objects.create(owner=alice, first_name="P", last_name=club, club=club)
+        player = Player.objects.create(
+            owner=alice, registry_club=league.club, first_name="P", last_name=club, club=club
+        )
         add_squad_member(team, player, actor=organizer(alice))
     assert sorted(team.squad.values_list("player__club", flat=True)) == ["SV A"] * 2 + ["SV B"] * 2
 
