@@ -1,15 +1,19 @@
 """The consent crawl (design decision 13): an anonymous visitor asks every public page and
 every public API route (the privacy crawl's route list and URL values), in German and in
 English, with every player under one name form; no answer may show more of a name than the
-form allows. Seasons and leagues are in: their pages read the same players."""
+form allows. Seasons and leagues are in: their pages read the same players. The exports are
+read as CSV and, asked again with ``?format=xlsx``, as workbooks: every cell of every sheet
+(a workbook is zipped XML, so its bytes would never show a name)."""
 
 from __future__ import annotations
 
+import io
 from typing import Any
 
 import pytest
 from django.db.models import Q
 from django.test import Client
+from openpyxl import load_workbook
 from rest_framework.test import APIClient
 
 from common.actors import ORGANIZER, Actor
@@ -38,6 +42,16 @@ def things(db: None) -> dict[str, Any]:
     }
 
 
+def _cells(workbook: bytes) -> str:
+    """Every cell of every sheet of an XLSX answer, as text."""
+    book = load_workbook(io.BytesIO(workbook), read_only=True)
+    return "\n".join(
+        " ".join("" if value is None else str(value) for value in row)
+        for sheet in book.worksheets
+        for row in sheet.iter_rows(values_only=True)
+    )
+
+
 def _crawl(things: dict[str, Any], language: str) -> dict[str, str]:
     page, api = Client(HTTP_ACCEPT_LANGUAGE=language), APIClient(HTTP_ACCEPT_LANGUAGE=language)
     answers = {}
@@ -50,6 +64,10 @@ def _crawl(things: dict[str, Any], language: str) -> dict[str, str]:
             assert response.status_code == SEEN, path
             body = b"".join(response.streaming_content) if response.streaming else response.content
             answers[path] = body.decode("utf-8", "replace")
+            if route.name.startswith("archive:"):  # the exports, also as a workbook
+                workbook = client.get(path, {"format": "xlsx"})
+                assert workbook.status_code == SEEN, path
+                answers[f"{path}?format=xlsx"] = _cells(workbook.content)
     return answers
 
 
@@ -61,6 +79,7 @@ def test_every_public_answer_shows_what_the_consent_allows(
     Player.objects.update(name_form=form)
     answers = _crawl(things, language)
     assert len(answers) > 40
+    assert sum(path.endswith("?format=xlsx") for path in answers) >= 3
     everything = "\n".join(answers.values())
     players = list(Player.objects.filter(registrations__seats__isnull=False).distinct())
     assert players
@@ -70,6 +89,8 @@ def test_every_public_answer_shows_what_the_consent_allows(
         showing_first = [path for path, text in answers.items() if player.first_name in text]
         if form == "full":
             assert full in everything
+            workbooks = [text for path, text in answers.items() if path.endswith("=xlsx")]
+            assert any(full in text for text in workbooks), f"{full} in no workbook"
         elif form == "initial":
             assert not showing_last, f"{player.last_name} on {showing_last}"
             assert f"{player.first_name} Q." in everything
