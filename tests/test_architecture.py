@@ -51,6 +51,7 @@ PURE_CORES = {
     "seasons/ddv/check.py": (),
     # Team competitions reuse the seating core (itself pure) for schedules and tables.
     "teams/schedule.py": ("tournaments.seating",),
+    "teams/knockout.py": (),
     "teams/scoring.py": (),
     "teams/season_end.py": (),
     "teams/seating.py": ("tournaments.seating",),
