@@ -1,5 +1,6 @@
 """The demo's team competition: a small league of eight teams whose first two match days are
-played through, so that ``make run`` shows a league table, team pages and group days.
+played through, so that ``make run`` shows a league table with its season-end marks, team
+pages (one a Spielgemeinschaft) and group days.
 
 Built when the demo tournament is (``scoring.demo.demo_built``), with the same game
 generator and the same services as every league: the teams draw each group's series from
@@ -30,6 +31,7 @@ from tournaments.services.lifecycle import start_series
 
 DEMO_LEAGUE = "demo-liga"
 #: Eight teams of four or five; in a team of five one player rests, another each time.
+#: Dullen Düren is a Spielgemeinschaft (SG) of two clubs: ``PARTNER_CLUBS``.
 TEAMS = (
     ("Füchse Fulda", "DK Fulda", 5),
     ("Kreuzbuben Kassel", "Doko-Club Kassel", 4),
@@ -54,6 +56,7 @@ DEMO_SERIES_PER_DAY = 1
 DEMO_DAYS = 3
 PLAYED_DAYS = 2
 VENUES = ("Bürgerhaus", "Vereinsheim")
+PARTNER_CLUBS = {"Dullen Düren": "Doko Aachen"}
 
 
 def build_demo_league(organizer: Any, seed: int = 2026) -> League:
@@ -73,6 +76,10 @@ def build_demo_league(organizer: Any, seed: int = 2026) -> League:
             slug=DEMO_LEAGUE,
             series_per_day=DEMO_SERIES_PER_DAY,
             days=DEMO_DAYS,
+            # The season's end: two up, one play-off place, two down (marked in the table).
+            promotion_places=2,
+            playoff_places=1,
+            relegation_places=2,
             description="Acht Mannschaften, Gruppen zu viert, Siegpunkte 4/3/2/1.",
         ),
         actor=actor,
@@ -81,7 +88,9 @@ def build_demo_league(organizer: Any, seed: int = 2026) -> League:
     rng.shuffle(names)
     squads = []
     for name, club, size in TEAMS:
-        team = add_team(league, name, club=club, actor=actor)
+        team = add_team(
+            league, name, club=club, partner_club=PARTNER_CLUBS.get(name, ""), actor=actor
+        )
         members = []
         for _ in range(size):
             first, last = names.pop()

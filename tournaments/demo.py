@@ -8,8 +8,10 @@ import random
 from django.contrib.auth.models import User
 
 from clubs import roles
+from clubs.invitations import invite, open_invitations
 from clubs.models import Club, Membership
 from clubs.services import personal_club
+from common.actors import ORGANIZER, Actor
 from tournaments.models import DEFAULT_TIEBREAK, Player, Tournament
 from tournaments.services.draw import seat_series
 from tournaments.services.lifecycle import ensure_series
@@ -22,6 +24,8 @@ DEMO_PASSWORD = "demo"
 DEMO_CASHIER = "kasse"
 #: The club's referee: takes and rules the tables' referee calls (same password).
 DEMO_REFEREE = "schiri"
+#: Whom the club has invited (an open invitation on its members page).
+DEMO_INVITED = "neu@example.org"
 
 FIRST_NAMES = (  # noqa: SIM905 (names read better as text)
     "Anna Bernd Claudia Dieter Elke Frank Gabi Heinz Ingrid Jürgen Karin Lothar Monika "
@@ -56,6 +60,15 @@ def _demo_club(organizer: User) -> Club:
             member.set_password(DEMO_PASSWORD)
             member.save()
         Membership.objects.get_or_create(club=club, user=member, defaults={"role": role})
+    if not open_invitations(club).exists():
+        # An open invitation, so that the club's members page shows one (no mail is sent
+        # without a mail server; the owner copies the link).
+        invite(
+            club,
+            roles.ORGANIZER,
+            email=DEMO_INVITED,
+            actor=Actor(ORGANIZER, user=organizer),
+        )
     return club
 
 

@@ -66,12 +66,13 @@ def test_final_marks_with_symbol_and_word(finished: Played, alice: User) -> None
         "up", "up", "down", "down",
     ]  # fmt: skip
     table = _table(page_client(language="en"))
-    assert table.count('<span aria-hidden="true">▲</span> Promotion') == 2
-    assert table.count('<span aria-hidden="true">▼</span> Relegation') == 2
+    # Each mark twice: in its column, and under the team's name for phones (one is hidden).
+    assert table.count('<span aria-hidden="true">▲</span> Promotion') == 2 * 2
+    assert table.count('<span aria-hidden="true">▼</span> Relegation') == 2 * 2
     assert "(provisional)" not in table
     assert "Final: every match day is final." in table
     german = _table(page_client())
-    assert german.count("▲</span> Aufstieg") == 2 and german.count("▼</span> Abstieg") == 2
+    assert german.count("▲</span> Aufstieg") == 4 and german.count("▼</span> Abstieg") == 4
     api = api_client().get("/api/v1/leagues/liga/table/").json()
     assert [(line["mark"], line["mark_between"]) for line in api["teams"]] == [
         ("up", []), ("up", []), ("down", []), ("down", []),
@@ -123,9 +124,9 @@ def test_marks_are_provisional_until_every_match_day_is_final(alice: User) -> No
         "up", "up", "playoff", "down",
     ]  # fmt: skip
     table = _table(page_client(language="en"), "zwei")
-    assert table.count("(provisional)") == 4
+    assert table.count("(provisional)") == 4 * 2  # column and phone line
     assert "Provisional: not every match day is final yet" in table
-    assert _table(page_client(), "zwei").count("(vorläufig)") == 4
+    assert _table(page_client(), "zwei").count("(vorläufig)") == 4 * 2
     api = api_client().get("/api/v1/leagues/zwei/table/").json()
     assert api["season_end"]["final"] is False
     # Day 2 final too: the marks are the season's.

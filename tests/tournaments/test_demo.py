@@ -3,13 +3,15 @@
 import pytest
 from django.core.management import call_command
 
+from clubs.invitations import open_invitations
 from fees.models import Booking
 from fees.reading import cash_report, desk_rows, payout_list
 from hall.models import Announcement
 from scoring.models import Game, RefereeCall, ScoreSheet
+from seasons.ddv.report import build_report
 from seasons.models import Season, SeasonEntry
 from teams.models import League
-from teams.standings import group_result
+from teams.standings import group_result, league_table
 from tournaments.models import Tournament
 
 
@@ -33,6 +35,20 @@ def test_demo_builds_and_rebuilds() -> None:
     assert league.teams.count() == 8
     played = [group_result(g).played for d in league.match_days.all() for g in d.groups.all()]
     assert played.count(True) == 4  # two match days of two groups
+    # The season's end marked in the table (provisional: a match day is still to play) and
+    # a Spielgemeinschaft.
+    table = league_table(league)
+    assert table.season_end is not None and table.season_end.provisional
+    zones = sorted(line.mark.zone for line in table.teams if line.mark)
+    assert zones == sorted(["up", "up", "stay", "stay", "stay", "playoff", "down", "down"])
+    assert league.teams.get(name="Dullen Düren").club_label == "SG DC Düren / Doko Aachen"
+    # A DDV ranking tournament whose report page names what it lacks.
+    ddv = build_report(tournament)
+    assert ddv.head.marked and (ddv.head.director, ddv.head.referee) == (
+        "Hanna Vogt",
+        "Klaus Reuter",
+    )
+    assert ddv.reasons == ("few_players", "few_series", "series_open")  # 13 players, 2 series
     # The cashier's desk: most fees paid (one reduced, some by transfer), one waived, four
     # open; a prize table and its payout list (a preview: the last series runs).
     statuses = [row.status for row in desk_rows(tournament)]
@@ -58,6 +74,8 @@ def test_demo_builds_and_rebuilds() -> None:
         ("kasse", "cashier"),
         ("schiri", "referee"),
     ]
+    # One open invitation, and the demo's rebuild adds no second one.
+    assert [(i.role, i.email) for i in open_invitations(club)] == [("organizer", "neu@example.org")]
 
 
 @pytest.mark.django_db
