@@ -1,74 +1,23 @@
 """Standings and games as spreadsheets (CSV and XLSX): the same lines the pages show.
 
-A sheet is a title, a header row and rows of plain values (text, whole numbers or empty).
-Both writers guard against formula injection: a text cell that starts with ``=``, ``+``,
-``-``, ``@`` (or a tab or carriage return) gets a leading ``'``, so a spreadsheet shows it as
-text instead of running it. Numbers stay numbers (a negative score is not text).
-
-CSV: UTF-8 with a byte order mark (Excel then reads umlauts right) and ``;`` between fields,
-what a spreadsheet in a German locale expects (the comma is the decimal separator there).
+The sheets are written by ``common.sheets`` (CSV and XLSX, guarded against formula
+injection).
 """
 
 from __future__ import annotations
 
-import csv
-import io
 import json
-from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from django.utils.translation import gettext as _
-from openpyxl import Workbook
 
+from common.sheets import Cell, Sheet
 from rules.stored import StoredGame
 from scoring.labels import game_label
 from scoring.models import Game
 from scoring.standings import overall_standings, series_standings
 from tournaments.models import Seat, Series, Tournament
 from tournaments.publication import retention_expired, shown_name
-
-Cell = str | int | None
-DELIMITER = ";"
-DANGEROUS = ("=", "+", "-", "@", "\t", "\r")
-#: Excel's limit for a sheet's name.
-TITLE_LIMIT = 31
-
-
-@dataclass(frozen=True)
-class Sheet:
-    title: str
-    header: tuple[str, ...]
-    rows: list[tuple[Cell, ...]]
-
-
-def safe(value: Cell) -> Cell:
-    """A cell as a spreadsheet may show it: text that would start a formula is quoted."""
-    if isinstance(value, str) and value.startswith(DANGEROUS):
-        return "'" + value
-    return value
-
-
-def to_csv(sheet: Sheet) -> bytes:
-    out = io.StringIO()
-    writer = csv.writer(out, delimiter=DELIMITER, lineterminator="\r\n")
-    writer.writerow([safe(h) for h in sheet.header])
-    for row in sheet.rows:
-        writer.writerow(["" if v is None else safe(v) for v in row])
-    return out.getvalue().encode("utf-8-sig")
-
-
-def to_xlsx(sheets: Sequence[Sheet]) -> bytes:
-    book = Workbook(write_only=True)
-    for sheet in sheets:
-        page = book.create_sheet(sheet.title[:TITLE_LIMIT])
-        page.append([safe(h) for h in sheet.header])
-        for row in sheet.rows:
-            page.append([safe(v) for v in row])
-    out = io.BytesIO()
-    book.save(out)
-    return out.getvalue()
-
 
 # -- Standings ------------------------------------------------------------------------------
 

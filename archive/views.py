@@ -18,33 +18,17 @@ from django.views.generic import TemplateView
 
 from archive import jobs
 from archive.export import build_archive
-from archive.exports import Sheet, games_sheet, standings_sheet, standings_sheets, to_csv, to_xlsx
+from archive.exports import games_sheet, standings_sheet, standings_sheets
 from archive.models import ArchiveImport
 from archive.player_data import player_data
 from common.services import ServiceError
+from common.sheets import download, spreadsheet
 from tournaments.models import Player
 from tournaments.permissions import visible_tournaments
 from tournaments.views.mixins import OrganizerMixin
 
 #: The largest archive the import reads.
 MAX_ARCHIVE_BYTES = 5 * 1024 * 1024
-XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-
-
-def download(content: bytes, content_type: str, filename: str) -> HttpResponse:
-    response = HttpResponse(content, content_type=content_type)
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    return response
-
-
-def spreadsheet(request: HttpRequest, sheets: list[Sheet], name: str) -> HttpResponse:
-    """``?format=xlsx`` a workbook of ``sheets``; otherwise (``csv``) the first as CSV."""
-    chosen = request.GET.get("format", "csv")
-    if chosen == "xlsx":
-        return download(to_xlsx(sheets), XLSX, f"{name}.xlsx")
-    if chosen == "csv":
-        return download(to_csv(sheets[0]), "text/csv; charset=utf-8", f"{name}.csv")
-    raise Http404
 
 
 class StandingsExportView(View):

@@ -144,6 +144,11 @@ urlpatterns = [
     path("leagues/", leagues.LeagueListView.as_view(), name="league-list"),
     path("leagues/<slug:league>/", leagues.LeagueDetailView.as_view(), name="league-detail"),
     path("leagues/<slug:league>/table/", leagues.LeagueTableView.as_view(), name="league-table"),
+    path(
+        "leagues/<slug:league>/individual/",
+        leagues.IndividualRankingView.as_view(),
+        name="league-individual",
+    ),
     path("leagues/<slug:league>/teams/", leagues.TeamListView.as_view(), name="league-teams"),
     path(
         "leagues/<slug:league>/teams/<apinum:team>/",

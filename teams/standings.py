@@ -1,6 +1,6 @@
-"""Reads of team competitions: a group's day result, the league table with the individual
-ranking from the same games, a team's page. Each in a constant number of queries,
-whatever the number of teams, days and games.
+"""Reads of team competitions: a group's day result, the league table, a team's page. Each
+in a constant number of queries, whatever the number of teams, days and games. (The
+individual ranking is ``teams.individual_standings``.)
 
 A team's points in a series are the sum of its line-up players' totals of that series in
 the group's tournament (``scoring.SeriesTotal``: deductions included); the pure
@@ -8,13 +8,13 @@ the group's tournament (``scoring.SeriesTotal``: deductions included); the pure
 
 Only what is final counts in the league: a group's day gives victory points and game points
 to the table once every series of its tournament is closed (``GroupResult.final``; until
-then its result is shown as provisional), and the individual ranking adds up closed series
-only. The same rule as a season's (``seasons.ranking``).
+then its result is shown as provisional). The same rule as a season's
+(``seasons.ranking``).
 """
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -27,9 +27,9 @@ from teams import season_end as season_end_core
 from teams.models import Group, GroupTeam, League, LineUp, MatchDay, SquadMember, Team
 from teams.rules import team_scoring as scoring_of
 from teams.services import Substitution, substitutions_from
-from tournaments.finality import closed_series_mask, open_series_count
+from tournaments.finality import open_series_count
 from tournaments.models import Player
-from tournaments.names import by_name, name_key
+from tournaments.names import by_name
 
 
 @dataclass(frozen=True)
@@ -77,24 +77,9 @@ class LeagueLine:
 
 
 @dataclass(frozen=True)
-class PlayerLine:
-    """A player's line of the individual ranking: his points over the series he played in
-    the league's groups (deductions included), best first; equal points share the place."""
-
-    player: Player
-    team: Team | None
-    place: int
-    points: int
-    series: int
-    shared: bool = False  # another player has the same points (the place is shared)
-    open_series: int = 0  # series still running: not counted yet
-
-
-@dataclass(frozen=True)
 class LeagueTable:
     league: League
     teams: tuple[LeagueLine, ...]
-    players: tuple[PlayerLine, ...]
     groups: tuple[GroupResult, ...]
     season_end: season_end_core.SeasonEnd | None = None  # None: the table is empty
 
@@ -126,16 +111,9 @@ class TeamPage:
 
 
 def _with_finality(groups: QuerySet[Group]) -> QuerySet[Group]:
-    """The groups with ``closed_mask`` (bit n: series n of its tournament closed) and
-    ``open_series`` (its series not closed yet), in the same statement."""
-    return groups.annotate(
-        closed_mask=closed_series_mask("tournament__series"),
-        open_series=open_series_count("tournament__series"),
-    )
-
-
-def _closed(group: Group, series_number: int) -> bool:
-    return bool((getattr(group, "closed_mask", 0) or 0) >> series_number & 1)
+    """The groups with ``open_series`` (its tournament's series not closed yet), in the
+    same statement."""
+    return groups.annotate(open_series=open_series_count("tournament__series"))
 
 
 def _results(
@@ -209,14 +187,13 @@ def group_result(group: Group) -> GroupResult:
 
 def league_table(league: League) -> LeagueTable:
     """The league table over every played group (``teams.scoring.rank_season``: victory
-    points, game points, then the league's tie-breaks) and the individual ranking of the
-    players from the same games. Five queries."""
+    points, game points, then the league's tie-breaks). Five queries."""
     groups = list(
         _with_finality(Group.objects.filter(match_day__league=league))
         .select_related("match_day")
         .order_by("match_day__number", "number")
     )
-    results, line_ups, totals = _results(league, groups)
+    results, _line_ups, _totals = _results(league, groups)
     teams = {team.pk: team for team in Team.objects.filter(league=league)}
     by_day: dict[int, list[GroupResult]] = defaultdict(list)
     for group in groups:
@@ -265,55 +242,9 @@ def league_table(league: League) -> LeagueTable:
         )
         for line in season
     )
-    # The individual ranking: every series a player was lined up for and has a total.
-    player_points: dict[int, int] = defaultdict(int)
-    player_series: dict[int, int] = defaultdict(int)
-    player_open: dict[int, int] = defaultdict(int)
-    players: dict[int, Player] = {}
-    team_of: dict[int, Team] = {}
-    group_of = {group.pk: group for group in groups}
-    for line_up in line_ups:
-        total = totals.get((line_up.registration_id, line_up.series_number))
-        if total is None or not total.entries:
-            continue
-        players[line_up.player_id] = line_up.player
-        team_of[line_up.player_id] = teams[line_up.team_id]
-        if not _closed(group_of[line_up.group_id], line_up.series_number):
-            player_open[line_up.player_id] += 1  # running: provisional, not counted
-            continue
-        player_points[line_up.player_id] += total.points
-        player_series[line_up.player_id] += 1
-    ordered = sorted(
-        players,
-        key=lambda pk: (-player_points[pk], name_key(players[pk]), pk),
-    )
-    ordered = [pk for pk in ordered if player_series[pk]] + [
-        pk for pk in ordered if not player_series[pk]
-    ]
-    ties = Counter(player_points[pk] for pk in ordered if player_series[pk])
-    player_lines: list[PlayerLine] = []
-    for index, pk in enumerate(ordered):
-        if not player_series[pk]:  # nothing final yet: listed after the ranked, no place
-            place = 0
-        elif player_lines and player_lines[-1].points == player_points[pk]:
-            place = player_lines[-1].place
-        else:
-            place = index + 1
-        player_lines.append(
-            PlayerLine(
-                player=players[pk],
-                team=team_of.get(pk),
-                place=place,
-                points=player_points[pk],
-                series=player_series[pk],
-                shared=bool(player_series[pk]) and ties[player_points[pk]] > 1,
-                open_series=player_open[pk],
-            )
-        )
     return LeagueTable(
         league=league,
         teams=team_lines,
-        players=tuple(player_lines),
         groups=tuple(results[group.pk] for group in groups),
         season_end=end,
     )

@@ -9,6 +9,16 @@ urlpatterns = [
     path("ligen/", lists.LeagueListView.as_view(), name="list"),
     path("ligen/<slug:league>/", public.LeagueDetailView.as_view(), name="detail"),
     path("ligen/<slug:league>/teams/<int:team>/", public.TeamView.as_view(), name="team"),
+    path(
+        "ligen/<slug:league>/einzelwertung/",
+        public.IndividualRankingView.as_view(),
+        name="individual",
+    ),
+    path(
+        "ligen/<slug:league>/einzelwertung/export/",
+        public.IndividualExportView.as_view(),
+        name="individual-export",
+    ),
     # The team captain's private link
     path("mannschaft/<str:team_token>/", captain.TeamCaptainView.as_view(), name="captain"),
     # Owners (before the tournaments' /verwaltung/<slug>/ in config/urls.py)

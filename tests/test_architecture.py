@@ -52,6 +52,8 @@ PURE_CORES = {
     # Team competitions reuse the seating core (itself pure) for schedules and tables.
     "teams/schedule.py": ("tournaments.seating",),
     "teams/knockout.py": (),
+    # The individual ranking sorts with the tournaments' standings core.
+    "teams/individual.py": ("scoring.ranking",),
     "teams/scoring.py": (),
     "teams/season_end.py": (),
     "teams/seating.py": ("tournaments.seating",),

@@ -388,6 +388,7 @@ EXPECT: dict[str, dict[str, tuple[Any, Any]]] = {
     },
     "api:league-detail": PUBLIC_READ_API,
     "api:league-table": {p: (OK, set()) for p in PERSONAS},
+    "api:league-individual": {p: (OK, set()) for p in PERSONAS},
     "api:league-teams": PUBLIC_READ_API,
     "api:league-team": PUBLIC_READ_API,  # read by all; a team's clubs changed by the owner
     "api:league-line-ups": PUBLIC_READ_API,
@@ -404,6 +405,8 @@ EXPECT: dict[str, dict[str, tuple[Any, Any]]] = {
     "teams:list": PUBLIC_PAGE,
     "teams:detail": PUBLIC_PAGE,
     "teams:team": PUBLIC_PAGE,
+    "teams:individual": PUBLIC_PAGE,
+    "teams:individual-export": PUBLIC_PAGE,  # CSV by default, XLSX with ?format=xlsx
     "teams:mine": {  # any logged-in user: the leagues he keeps
         "owner": (OK, set()),
         "other": (OK, set()),

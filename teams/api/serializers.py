@@ -171,6 +171,38 @@ class PlayerLineSerializer(serializers.Serializer[Any]):
     open_series = serializers.IntegerField(help_text="Running series, not counted yet.")
 
 
+class IndividualLineSerializer(PlayerLineSerializer):
+    team_name = serializers.CharField()
+    average = serializers.DecimalField(
+        max_digits=8,
+        decimal_places=2,
+        allow_null=True,
+        help_text="Points per closed series, two decimals (shown, not ranked by); null "
+        "without a closed series.",
+    )
+    best_series = serializers.IntegerField(
+        allow_null=True, help_text="Best closed series: the first tie-break."
+    )
+    last_series = serializers.IntegerField(
+        allow_null=True, help_text="The player's last closed series: the second tie-break."
+    )
+    games = serializers.IntegerField()
+    solos = serializers.IntegerField()
+    solos_won = serializers.IntegerField()
+    open_points = serializers.IntegerField(help_text="Points of the running series.")
+
+
+class IndividualRankingSerializer(serializers.Serializer[Any]):
+    league = serializers.CharField()
+    order = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="What ranks, in order: total points, then the tie-breaks.",
+    )
+    provisional = serializers.BooleanField(help_text="A series somebody played still runs.")
+    series_counted = serializers.IntegerField()
+    players = IndividualLineSerializer(many=True)
+
+
 class LeagueTableSerializer(serializers.Serializer[Any]):
     league = serializers.CharField()
     season_end = SeasonEndSerializer(allow_null=True, help_text="null: no final day yet.")

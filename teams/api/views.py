@@ -23,6 +23,7 @@ from common.api.ownership import kept, seen
 from common.api.schema import errors
 from common.services import ServiceError
 from teams.api.serializers import (
+    IndividualRankingSerializer,
     LeagueSerializer,
     LeagueTableSerializer,
     LineUpInputSerializer,
@@ -32,6 +33,8 @@ from teams.api.serializers import (
     TeamDetailSerializer,
     TeamSerializer,
 )
+from teams.individual import TIEBREAK
+from teams.individual_standings import RankingLine, individual_ranking
 from teams.models import Group, League, LineUp, SquadMember, Team
 from teams.permissions import LEAGUES, visible_leagues
 from teams.season_end import Mark, Zone
@@ -278,24 +281,58 @@ class LeagueTableView(ApiView):
                 }
                 for line in table.teams
             ],
-            "players": [
-                {
-                    "place": line.place or None,
-                    "shared": line.shared,
-                    "player": line.player.pk,
-                    "name": shown_name(
-                        line.player.first_name, line.player.last_name, line.player.name_form
-                    ),
-                    "team": line.team.pk if line.team else None,
-                    "points": line.points,
-                    "series": line.series,
-                    "open_series": line.open_series,
-                }
-                for line in table.players
-            ],
+            "players": [_player_line(line) for line in individual_ranking(league).lines],
             "groups": [_group(result) for result in table.groups],
         }
         return Response(LeagueTableSerializer(data).data)
+
+
+def _player_line(line: RankingLine) -> dict[str, Any]:
+    """A player's line of the individual ranking, as the league table shows it."""
+    figures, player = line.figures, line.player
+    return {
+        "place": figures.place,
+        "shared": figures.shared,
+        "player": player.pk,
+        "name": shown_name(player.first_name, player.last_name, player.name_form),
+        "team": line.team.pk,
+        "points": figures.total,
+        "series": figures.series,
+        "open_series": figures.open_series,
+    }
+
+
+class IndividualRankingView(ApiView):
+    pagination_class = None
+
+    @extend_schema(
+        summary="The individual ranking over every series of every group (all rounds)",
+        parameters=[LEAGUE],
+        responses={200: IndividualRankingSerializer, **errors(404)},
+    )
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        ranking = individual_ranking(_league(request, kwargs["league"]))
+        data = {
+            "league": ranking.league.slug,
+            "order": ["total", *TIEBREAK],
+            "provisional": ranking.provisional,
+            "series_counted": ranking.series_counted,
+            "players": [
+                {
+                    **_player_line(line),
+                    "team_name": line.team.name,
+                    "average": line.average if line.figures.series else None,
+                    "best_series": line.figures.best_series,
+                    "last_series": line.figures.last_series,
+                    "games": line.figures.games,
+                    "solos": line.figures.solos,
+                    "solos_won": line.figures.solos_won,
+                    "open_points": line.figures.open_points,
+                }
+                for line in ranking.lines
+            ],
+        }
+        return Response(IndividualRankingSerializer(data).data)
 
 
 class TeamListView(ApiView):

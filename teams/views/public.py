@@ -5,9 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import Http404
+from django.http import Http404, HttpRequest, HttpResponse
+from django.views import View
 from django.views.generic import TemplateView
 
+from common.sheets import spreadsheet
+from teams.exports import individual_sheet
+from teams.individual_standings import individual_ranking
 from teams.models import League, Team
 from teams.permissions import can_manage, visible_leagues
 from teams.rules import TIE_RULE_LABELS, TIEBREAK_LABELS, team_scoring
@@ -37,7 +41,7 @@ def scoring_context(league: League) -> dict[str, Any]:
 
 class LeagueDetailView(TemplateView):
     """The table (victory points, game points, days), the match days with their groups and
-    each group's day result, the individual ranking."""
+    each group's day result, the individual ranking (in short; in full on its own page)."""
 
     template_name = "teams/league_detail.html"
 
@@ -54,6 +58,7 @@ class LeagueDetailView(TemplateView):
         context.update(
             league=league,
             table=table,
+            individual=individual_ranking(league),
             end=end,
             marks_shown=end is not None and places_of(league).marked > 0,
             days=list(days.values()),
@@ -104,3 +109,25 @@ class TeamView(TemplateView):
             )
         context.update(league=league, team=team, page=page, days=days)
         return context
+
+
+class IndividualRankingView(TemplateView):
+    """The individual ranking over every series of every group of the competition (group
+    stage and knockout): total points, the average per series, the tie-breaks."""
+
+    template_name = "teams/individual.html"
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        context = super().get_context_data(**kwargs)
+        league = visible_league(self.request, kwargs["league"])
+        context.update(league=league, ranking=individual_ranking(league))
+        return context
+
+
+class IndividualExportView(View):
+    """The individual ranking as CSV (``?format=csv``, the default) or XLSX."""
+
+    def get(self, request: HttpRequest, league: str) -> HttpResponse:
+        found = visible_league(request, league)
+        sheet = individual_sheet(individual_ranking(found))
+        return spreadsheet(request, [sheet], f"{found.slug}-einzelwertung")

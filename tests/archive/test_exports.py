@@ -12,7 +12,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 from openpyxl import load_workbook
 
-from archive.exports import safe
+from common.sheets import safe
 from tests.factories import RE_WINS, build_world, page_client, play
 from tournaments.models import Player, Tournament
 

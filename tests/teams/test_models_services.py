@@ -17,6 +17,7 @@ from django.utils import translation
 
 from clubs.services import personal_club
 from common.services import Refusal, ServiceError
+from teams.individual_standings import individual_ranking
 from teams.models import Group, LeagueChange, LineUp, MatchDay, SquadMember
 from teams.rules import OVERRIDES, team_scoring
 from teams.services import (
@@ -333,10 +334,13 @@ def test_hand_computed_days_with_ties_and_the_league_table(alice: User) -> None:
     ]
     assert [day.number for day, _line in table.teams[0].days] == [1, 2]
     # Individually: T0's four players won both games (2 each), so did T1's two at tables
-    # 1 and 4 of day 1; T1's other two, one of T2 and one of T3 have 0; six have -2.
-    points = [(line.place, line.points, line.series) for line in table.players]
-    assert points == [(1, 2, 2)] * 6 + [(7, 0, 2)] * 4 + [(11, -2, 2)] * 6
-    assert sorted(line.player.first_name for line in table.players[:6]) == ["T0"] * 4 + ["T1"] * 2
+    # 1 and 4 of day 1; T1's other two (-1, then +1), one of T2 and one of T3 (+1, then
+    # -1) have 0, the last series breaking their tie; six have -2.
+    lines = individual_ranking(league).lines
+    points = [(line.figures.place, line.figures.total, line.figures.series) for line in lines]
+    assert points == [(1, 2, 2)] * 6 + [(7, 0, 2)] * 2 + [(9, 0, 2)] * 2 + [(11, -2, 2)] * 6
+    assert sorted(line.player.first_name for line in lines[:6]) == ["T0"] * 4 + ["T1"] * 2
+    assert [line.player.first_name for line in lines[6:8]] == ["T1"] * 2
     page = team_page(teams[0])
     assert [len(day.line_ups) for day in page.days] == [1, 1]
     assert [day.result.victory_points for day in page.days if day.result] == [4, Fraction(7, 2)]

@@ -39,8 +39,9 @@ def test_a_running_day_is_provisional_and_not_in_the_table(played: Played) -> No
     body = response.content.decode()
     assert "Provisional: a series is still running." in body
     assert "No match day is finished yet: a running day counts once all its series" in body
-    assert [line.points for line in response.context["table"].players] == [1] * 8 + [-1] * 8
-    assert [line.place for line in response.context["table"].players] == [1] * 8 + [9] * 8
+    figures = [line.figures for line in response.context["individual"].lines]
+    assert [line.total for line in figures] == [1] * 8 + [-1] * 8
+    assert [line.place for line in figures] == [1] * 8 + [9] * 8
     players = body[body.index('class="striped league-players"') :]
     assert players.count('<span aria-hidden="true">=</span>') == 16
     assert "Order in the table: victory points, then game points, then head-to-head" in body
@@ -48,10 +49,11 @@ def test_a_running_day_is_provisional_and_not_in_the_table(played: Played) -> No
 
 def test_a_running_series_does_not_count_for_the_players(played: Played) -> None:
     set_status(played.group.tournament.series.get(number=1), Series.Status.RUNNING)
-    table = english().get("/ligen/liga/").context["table"]
-    assert [(line.place, line.series, line.open_series) for line in table.players] == [
-        (0, 0, 1)
-    ] * 16
+    ranking = english().get("/ligen/liga/").context["individual"]
+    assert [
+        (line.figures.place, line.figures.series, line.figures.open_series)
+        for line in ranking.lines
+    ] == [(None, 0, 1)] * 16
 
 
 def test_league_page_shows_the_table_shared_points_and_the_groups(played: Played) -> None:
@@ -68,7 +70,9 @@ def test_league_page_shows_the_table_shared_points_and_the_groups(played: Played
     for link in (f"/turniere/{slug}/", f"/turniere/{slug}/tabelle/", f"/turniere/{slug}/halle/"):
         assert f'href="{link}"' in body
     # The individual ranking: the eight players of teams 0 and 1 on +1, the others on -1.
-    assert [line.points for line in table.players] == [1] * 8 + [-1] * 8
+    individual = response.context["individual"]
+    assert [line.figures.total for line in individual.lines] == [1] * 8 + [-1] * 8
+    assert 'href="/ligen/liga/einzelwertung/"' in body
     assert "/verwaltung/ligen/" not in body  # no owner's links for visitors
 
 
