@@ -32,7 +32,7 @@ from documents.layout import (
     static_layers,
 )
 from documents.models import GeneratedDocument
-from documents.render import join_pdfs, render_pdf
+from documents.render import join_pdfs, render_pdf, templates_version
 from documents.report_layout import results_pages
 from documents.results import load_results
 from tournaments.models import Series, Tournament
@@ -78,12 +78,12 @@ def compute_fingerprint(
     language: str,
     data: SeriesInfo | ResultsInfo,
 ) -> str:
-    """Over everything the document shows: its data, the layout, and the base URL of the
-    printed links and QR codes (a document made before SITE_URL changed is outdated)."""
+    """Over everything the document shows: its data, the layout and its templates, and the
+    base URL of the printed links and QR codes (a document made before SITE_URL changed is
+    outdated)."""
     series_id = series.pk if series is not None else None
-    return fingerprint(
-        kind, tournament.pk, series_id, language, LAYOUT_VERSION, settings.SITE_URL, data
-    )
+    layout = (LAYOUT_VERSION, templates_version())
+    return fingerprint(kind, tournament.pk, series_id, language, layout, settings.SITE_URL, data)
 
 
 def plan_pages(kind: str, data: SeriesInfo | ResultsInfo, language: str) -> list[Page]:

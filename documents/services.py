@@ -7,6 +7,10 @@ and its generation queued (``documents.tasks``, which run the steps of
 
 from __future__ import annotations
 
+import logging
+from typing import Any
+
+from django.conf import settings
 from django.contrib.auth.models import AnonymousUser, User
 from django.db import IntegrityError, transaction
 
@@ -18,8 +22,14 @@ from documents.pipeline import (
     fail_if_stalled,
     load_data,
 )
-from documents.tasks import generate_document
+from documents.tasks import generate_document, prepare_print_pack_task
 from tournaments.models import Series, Tournament
+
+logger = logging.getLogger(__name__)
+
+#: A print pack of at most this many tables is rendered ahead in both languages (about a
+#: second of a worker's time each); a larger one only in the language of the change.
+BOTH_LANGUAGES_TABLES = 40
 
 
 def latest_document(
@@ -71,3 +81,35 @@ def request_document(
     if queue:
         transaction.on_commit(lambda: generate_document.delay(document.pk), robust=True)
     return document
+
+
+def prepare_print_pack(series_id: int, language: str) -> list[GeneratedDocument]:
+    """Render a drawn series' print pack ahead of the organizer's click: in ``language``
+    and, for a small pack, in the other languages too. A pack whose data is unchanged is
+    found, not rendered again; the click still compares fingerprints, so a pack rendered
+    ahead is never shown once anything it prints has changed."""
+    series = (
+        Series.objects.select_related("tournament")
+        .filter(pk=series_id, status=Series.Status.DRAWN)
+        .first()
+    )
+    if series is None:  # started, redrawn into another state, or gone
+        return []
+    language = document_language(language)
+    languages = [language]
+    if series.tables.count() <= BOTH_LANGUAGES_TABLES:
+        languages += [code for code, _name in settings.LANGUAGES if code != language]
+    kind = GeneratedDocument.Kind.PRINT_PACK
+    return [request_document(kind, series.tournament, series, language=code) for code in languages]
+
+
+def render_ahead(sender: Any, series_id: int, **kwargs: Any) -> None:
+    """Receiver of ``tournaments.signals.print_pack_changed``: queue the pack's rendering
+    ahead in the language of whoever changed it. Without a broker (DOCUMENT_PRERENDER off)
+    it would render inside their request; with the broker down the click renders it."""
+    if not settings.DOCUMENT_PRERENDER:
+        return
+    try:
+        prepare_print_pack_task.delay(series_id, document_language())
+    except Exception as exc:  # the broker is down: the change stands, the click renders
+        logger.warning("print pack of series %s not queued ahead: %s", series_id, exc)
