@@ -5,15 +5,21 @@ prints has changed since."""
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 
 import pytest
+from django.contrib.auth.models import User
+from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 from kombu.exceptions import OperationalError
+from pytest_django import DjangoCaptureOnCommitCallbacks
+from pytest_django.fixtures import Settings
 
-from documents import pipeline, services
+from documents import pipeline, services, tasks
 from documents.models import GeneratedDocument
 from tests.documents.pdftools import pdf_text, stored_pdf
+from tests.factories import World
 from tournaments.models import Player, Registration, Series
 from tournaments.services.draw import swap_players
 from tournaments.services.registry import correct_player
@@ -24,15 +30,22 @@ Kind = GeneratedDocument.Kind
 
 
 @pytest.fixture
-def ahead(settings) -> None:
+def ahead(settings: Settings) -> None:
     settings.DOCUMENT_PRERENDER = True
 
 
-def _seated(world, table: int) -> Registration:
-    return world.tables[table].seats.order_by("position")[0].registration
+def _seated(world: World, table: int) -> Registration:
+    seat = world.tables[table].seats.select_related("registration").order_by("position")[0]
+    return seat.registration
 
 
-def _swap(world, capture, language: str = "de") -> None:
+def _organizer(world: World) -> User:
+    user = world.organizer
+    assert user is not None
+    return user
+
+
+def _swap(world: World, capture: DjangoCaptureOnCommitCallbacks, language: str = "de") -> None:
     with translation.override(language), capture(execute=True):
         swap_players(world.series, _seated(world, 0), _seated(world, 1))
 
@@ -42,7 +55,7 @@ def _packs() -> dict[str, GeneratedDocument]:
 
 
 def test_a_swap_renders_a_small_pack_ahead_in_both_languages(
-    ahead, world, django_capture_on_commit_callbacks
+    ahead: None, world: World, django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks
 ) -> None:
     _swap(world, django_capture_on_commit_callbacks)
     packs = _packs()
@@ -53,11 +66,14 @@ def test_a_swap_renders_a_small_pack_ahead_in_both_languages(
 
 
 def test_the_click_finds_the_pack_rendered_ahead(
-    ahead, client, world, django_capture_on_commit_callbacks
+    ahead: None,
+    client: Client,
+    world: World,
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
 ) -> None:
     _swap(world, django_capture_on_commit_callbacks)
     ready = _packs()["en"]
-    client.force_login(world.organizer)
+    client.force_login(_organizer(world))
     url = reverse("documents:series", kwargs={"slug": world.tournament.slug, "number": 1})
     headers = {"Accept-Language": "en"}
     with django_capture_on_commit_callbacks(execute=True) as queued:
@@ -68,13 +84,17 @@ def test_the_click_finds_the_pack_rendered_ahead(
 
 
 def test_a_name_changed_after_the_pack_was_rendered_ahead_gets_a_fresh_pack(
-    ahead, client, world, django_capture_on_commit_callbacks, tmp_path
+    ahead: None,
+    client: Client,
+    world: World,
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
+    tmp_path: Path,
 ) -> None:
     _swap(world, django_capture_on_commit_callbacks)
     old = _packs()["de"]
     # A change that announces nothing (as a bulk edit would): the click must notice it.
     Player.objects.filter(pk=world.players[0].pk).update(last_name="Neuname")
-    client.force_login(world.organizer)
+    client.force_login(_organizer(world))
     url = reverse("documents:series", kwargs={"slug": world.tournament.slug, "number": 1})
     with django_capture_on_commit_callbacks(execute=True):
         clicked = client.post(url, follow=True).content.decode()
@@ -89,27 +109,33 @@ def test_a_name_changed_after_the_pack_was_rendered_ahead_gets_a_fresh_pack(
 
 
 def test_a_corrected_name_renders_the_pack_ahead_again(
-    ahead, world, django_capture_on_commit_callbacks, tmp_path
+    ahead: None,
+    world: World,
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
+    tmp_path: Path,
 ) -> None:
     _swap(world, django_capture_on_commit_callbacks)
     old = _packs()["de"]
     with django_capture_on_commit_callbacks(execute=True):
-        correct_player(world.organizer, world.players[0], {"last_name": "Neuname"})
+        correct_player(_organizer(world), world.players[0], {"last_name": "Neuname"})
     fresh = _packs()["de"]
     assert fresh.pk != old.pk and fresh.status == "done", fresh.error
     assert "Neuname" in pdf_text(stored_pdf(fresh), tmp_path)
 
 
 def test_a_detail_the_pack_does_not_print_renders_nothing(
-    ahead, world, django_capture_on_commit_callbacks
+    ahead: None, world: World, django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks
 ) -> None:
     with django_capture_on_commit_callbacks(execute=True) as queued:
-        correct_player(world.organizer, world.players[0], {"email": "anna@example.org"})
+        correct_player(_organizer(world), world.players[0], {"email": "anna@example.org"})
     assert not queued and not GeneratedDocument.objects.exists()
 
 
 def test_a_large_pack_is_rendered_ahead_in_the_language_of_the_change_only(
-    ahead, world, django_capture_on_commit_callbacks, monkeypatch
+    ahead: None,
+    world: World,
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(services, "BOTH_LANGUAGES_TABLES", 2)  # the world has 3 tables
     _swap(world, django_capture_on_commit_callbacks, language="en")
@@ -117,37 +143,44 @@ def test_a_large_pack_is_rendered_ahead_in_the_language_of_the_change_only(
 
 
 def test_nothing_is_rendered_ahead_when_it_is_off(
-    world, django_capture_on_commit_callbacks
+    world: World, django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks
 ) -> None:
     _swap(world, django_capture_on_commit_callbacks)
     assert not GeneratedDocument.objects.exists()
 
 
-def test_a_started_series_gets_nothing_ahead(ahead, world) -> None:
+def test_a_started_series_gets_nothing_ahead(ahead: None, world: World) -> None:
     Series.objects.filter(pk=world.series.pk).update(status=Series.Status.RUNNING)
     assert services.prepare_print_pack(world.series.pk, "de") == []
 
 
 def test_with_the_broker_down_the_swap_stands_and_the_click_renders(
-    ahead, client, world, django_capture_on_commit_callbacks, monkeypatch, caplog
+    ahead: None,
+    client: Client,
+    world: World,
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
     def down(*args: object, **kwargs: object) -> None:
         raise OperationalError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
 
-    monkeypatch.setattr(services.prepare_print_pack_task, "delay", down)
+    monkeypatch.setattr(tasks.prepare_print_pack_task, "delay", down)
     with caplog.at_level(logging.WARNING, logger="documents.services"):
         _swap(world, django_capture_on_commit_callbacks)
     assert "not queued ahead" in caplog.text and not GeneratedDocument.objects.exists()
     assert world.tables[0].seats.filter(registration=_seated(world, 0)).exists()
 
-    client.force_login(world.organizer)
+    client.force_login(_organizer(world))
     url = reverse("documents:series", kwargs={"slug": world.tournament.slug, "number": 1})
     with django_capture_on_commit_callbacks(execute=True):
         client.post(url)
     assert _packs()["de"].status == "done"
 
 
-def test_a_changed_print_template_outdates_the_pack(world, monkeypatch) -> None:
+def test_a_changed_print_template_outdates_the_pack(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
     data = pipeline.load_data(Kind.PRINT_PACK, world.tournament, world.series, "de")
 
     def key() -> str:
