@@ -12,24 +12,14 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser, User
-from django.db import IntegrityError, transaction
+from django.db import transaction
 
 from documents.models import GeneratedDocument
-from documents.pipeline import (
-    Status,
-    compute_fingerprint,
-    document_language,
-    fail_if_stalled,
-    load_data,
-)
+from documents.pipeline import current_document, document_language, fail_if_stalled
 from documents.tasks import generate_document, prepare_print_pack_task
 from tournaments.models import Series, Tournament
 
 logger = logging.getLogger(__name__)
-
-#: A print pack of at most this many tables is rendered ahead in both languages (about a
-#: second of a worker's time each); a larger one only in the language of the change.
-BOTH_LANGUAGES_TABLES = 40
 
 
 def latest_document(
@@ -57,50 +47,13 @@ def request_document(
     """The current document of this kind: a stored one if its data is unchanged, else a new
     row whose generation is queued once the transaction commits. A stored one that stalled
     is marked failed first, so asking again starts a new one."""
-    language = document_language(language)
-    data = load_data(kind, tournament, series, language)
-    key = compute_fingerprint(kind, tournament, series, language, data)
-    live = GeneratedDocument.objects.exclude(status=Status.FAILED)
-    existing = live.filter(fingerprint=key).first()
-    if existing is not None:
-        existing = fail_if_stalled(existing)
-        if existing.status != Status.FAILED:
-            return existing
-    try:
-        with transaction.atomic():
-            document = GeneratedDocument.objects.create(
-                kind=kind,
-                tournament=tournament,
-                series=series,
-                language=language,
-                fingerprint=key,
-                requested_by=user if user is not None and user.is_authenticated else None,
-            )
-    except IntegrityError:  # the same request raced us; its row is the one
-        return live.get(fingerprint=key)
-    if queue:
+    requested_by = user if user is not None and user.is_authenticated else None
+    document, created = current_document(
+        kind, tournament, series, document_language(language), requested_by
+    )
+    if created and queue:
         transaction.on_commit(lambda: generate_document.delay(document.pk), robust=True)
     return document
-
-
-def prepare_print_pack(series_id: int, language: str) -> list[GeneratedDocument]:
-    """Render a drawn series' print pack ahead of the organizer's click: in ``language``
-    and, for a small pack, in the other languages too. A pack whose data is unchanged is
-    found, not rendered again; the click still compares fingerprints, so a pack rendered
-    ahead is never shown once anything it prints has changed."""
-    series = (
-        Series.objects.select_related("tournament")
-        .filter(pk=series_id, status=Series.Status.DRAWN)
-        .first()
-    )
-    if series is None:  # started, redrawn into another state, or gone
-        return []
-    language = document_language(language)
-    languages = [language]
-    if series.tables.count() <= BOTH_LANGUAGES_TABLES:
-        languages += [code for code, _name in settings.LANGUAGES if code != language]
-    kind = GeneratedDocument.Kind.PRINT_PACK
-    return [request_document(kind, series.tournament, series, language=code) for code in languages]
 
 
 def render_ahead(sender: Any, series_id: int, **kwargs: Any) -> None:

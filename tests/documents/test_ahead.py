@@ -16,7 +16,7 @@ from kombu.exceptions import OperationalError
 from pytest_django import DjangoCaptureOnCommitCallbacks
 from pytest_django.fixtures import Settings
 
-from documents import pipeline, services, tasks
+from documents import pipeline, tasks
 from documents.models import GeneratedDocument
 from tests.documents.pdftools import pdf_text, stored_pdf
 from tests.factories import World
@@ -137,7 +137,7 @@ def test_a_large_pack_is_rendered_ahead_in_the_language_of_the_change_only(
     django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(services, "BOTH_LANGUAGES_TABLES", 2)  # the world has 3 tables
+    monkeypatch.setattr(pipeline, "AHEAD_IN_EVERY_LANGUAGE_TABLES", 2)  # the world has 3 tables
     _swap(world, django_capture_on_commit_callbacks, language="en")
     assert set(_packs()) == {"en"}
 
@@ -149,9 +149,23 @@ def test_nothing_is_rendered_ahead_when_it_is_off(
     assert not GeneratedDocument.objects.exists()
 
 
+def test_a_pack_outdated_before_its_generation_started_fails_quietly(
+    ahead: None, world: World, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Several swaps in a row queue several packs; the older ones find their data changed
+    when a worker gets to them, which is no error."""
+    (queued, *_others) = pipeline.print_packs_ahead(world.series.pk, "de")
+    Player.objects.filter(pk=world.players[0].pk).update(last_name="Neuname")
+    with caplog.at_level(logging.INFO, logger="documents"):
+        tasks.generate_document.delay(queued.pk)  # eager: raises nothing
+    queued.refresh_from_db()
+    assert queued.status == "failed" and "DataChangedError" in queued.error
+    assert "outdated" in caplog.text and not [r for r in caplog.records if r.levelname == "ERROR"]
+
+
 def test_a_started_series_gets_nothing_ahead(ahead: None, world: World) -> None:
     Series.objects.filter(pk=world.series.pk).update(status=Series.Status.RUNNING)
-    assert services.prepare_print_pack(world.series.pk, "de") == []
+    assert pipeline.print_packs_ahead(world.series.pk, "de") == []
 
 
 def test_with_the_broker_down_the_swap_stands_and_the_click_renders(
