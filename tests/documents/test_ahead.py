@@ -21,7 +21,7 @@ from documents.models import GeneratedDocument
 from tests.documents.pdftools import pdf_text, stored_pdf
 from tests.factories import World
 from tournaments.models import Player, Registration, Series
-from tournaments.services.draw import swap_players
+from tournaments.services.draw import seat_series, swap_players
 from tournaments.services.registry import correct_player
 
 pytestmark = pytest.mark.django_db
@@ -205,3 +205,12 @@ def test_a_changed_print_template_outdates_the_pack(
     before = key()
     monkeypatch.setattr(pipeline, "templates_version", lambda: "another")
     assert key() != before
+
+
+def test_a_draw_renders_the_pack_ahead(
+    ahead: None, world: World, django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks
+) -> None:
+    with django_capture_on_commit_callbacks(execute=True):
+        seat_series(world.series, seed=7)  # drawn again before it starts
+    packs = _packs()
+    assert set(packs) == {"de", "en"} and all(p.status == "done" for p in packs.values())
