@@ -314,6 +314,10 @@ DOCUMENT_STALL_SECONDS = env_int(
 )
 # Archive imports run as a task too (archive/jobs.py), under the same rule: a time limit,
 # and an import without progress for longer than that is marked failed (its worker was lost).
+# A drawn series' print pack is rendered ahead by a worker when its seating or names change,
+# so the organizer's click finds it ready (documents.services.prepare_print_pack). On by
+# default with a broker; without one it would render inside the request that drew.
+DOCUMENT_PRERENDER = env_bool("DOCUMENT_PRERENDER", CELERY_BROKER_URL is not None)
 ARCHIVE_IMPORT_TIME_LIMIT = env_int("ARCHIVE_IMPORT_TIME_LIMIT", 540, minimum=60, maximum=3000)
 ARCHIVE_IMPORT_STALL_SECONDS = ARCHIVE_IMPORT_TIME_LIMIT + 30
 CELERY_BROKER_TRANSPORT_OPTIONS = {

@@ -36,9 +36,15 @@ class DocumentsConfig(AppConfig):
 
     def ready(self) -> None:
         from documents.forgetting import forget_documents
-        from tournaments.signals import player_anonymized, player_consent_changed
+        from documents.services import render_ahead
+        from tournaments.signals import (
+            player_anonymized,
+            player_consent_changed,
+            print_pack_changed,
+        )
 
         player_anonymized.connect(forget_documents, dispatch_uid="documents-anonymized")
+        print_pack_changed.connect(render_ahead, dispatch_uid="documents-render-ahead")
         player_consent_changed.connect(forget_documents, dispatch_uid="documents-consent")
         contribute("print", self.name, print_pack)
         contribute("results", self.name, result_report, order=20)

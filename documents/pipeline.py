@@ -14,8 +14,10 @@ import logging
 import os
 
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
+from django.db import IntegrityError, transaction
 from django.db.models import F, QuerySet
 from django.db.models.functions import Least
 from django.utils import timezone, translation
@@ -32,7 +34,7 @@ from documents.layout import (
     static_layers,
 )
 from documents.models import GeneratedDocument
-from documents.render import join_pdfs, render_pdf
+from documents.render import join_pdfs, render_pdf, templates_version
 from documents.report_layout import results_pages
 from documents.results import load_results
 from tournaments.models import Series, Tournament
@@ -45,6 +47,9 @@ Failure = GeneratedDocument.Failure
 UNFINISHED = (Status.QUEUED, Status.RUNNING)
 
 PART_PAGES = 40  # pages rendered per task; parts are rendered in parallel by the workers
+#: A print pack of at most this many tables is rendered ahead in every language (about a
+#: second of a worker's time each); a larger one only in the language of the change.
+AHEAD_IN_EVERY_LANGUAGE_TABLES = 40
 
 
 class DataChangedError(RuntimeError):
@@ -78,12 +83,12 @@ def compute_fingerprint(
     language: str,
     data: SeriesInfo | ResultsInfo,
 ) -> str:
-    """Over everything the document shows: its data, the layout, and the base URL of the
-    printed links and QR codes (a document made before SITE_URL changed is outdated)."""
+    """Over everything the document shows: its data, the layout and its templates, and the
+    base URL of the printed links and QR codes (a document made before SITE_URL changed is
+    outdated)."""
     series_id = series.pk if series is not None else None
-    return fingerprint(
-        kind, tournament.pk, series_id, language, LAYOUT_VERSION, settings.SITE_URL, data
-    )
+    layout = (LAYOUT_VERSION, templates_version())
+    return fingerprint(kind, tournament.pk, series_id, language, layout, settings.SITE_URL, data)
 
 
 def plan_pages(kind: str, data: SeriesInfo | ResultsInfo, language: str) -> list[Page]:
@@ -104,6 +109,61 @@ def current_fingerprint(document: GeneratedDocument) -> str:
 def is_current(document: GeneratedDocument) -> bool:
     """Whether the document still shows today's data (no seat or result changed since)."""
     return current_fingerprint(document) == document.fingerprint
+
+
+def current_document(
+    kind: str,
+    tournament: Tournament,
+    series: Series | None,
+    language: str,
+    requested_by: User | None = None,
+) -> tuple[GeneratedDocument, bool]:
+    """The live document whose fingerprint is today's, or a new queued row for it (then
+    True: its generation is the caller's to queue). A stored one that stalled is marked
+    failed first, so asking again starts a new one."""
+    data = load_data(kind, tournament, series, language)
+    key = compute_fingerprint(kind, tournament, series, language, data)
+    live = GeneratedDocument.objects.exclude(status=Status.FAILED)
+    existing = live.filter(fingerprint=key).first()
+    if existing is not None:
+        existing = fail_if_stalled(existing)
+        if existing.status != Status.FAILED:
+            return existing, False
+    try:
+        with transaction.atomic():
+            document = GeneratedDocument.objects.create(
+                kind=kind,
+                tournament=tournament,
+                series=series,
+                language=language,
+                fingerprint=key,
+                requested_by=requested_by,
+            )
+    except IntegrityError:  # the same request raced us; its row is the one
+        return live.get(fingerprint=key), False
+    return document, True
+
+
+def print_packs_ahead(series_id: int, language: str) -> list[GeneratedDocument]:
+    """A drawn series' print pack, to be rendered before the organizer asks for it: in
+    ``language`` and, for a small pack, in every other language too. Returns the new rows
+    (queued; their generation is the caller's to start): a pack whose data is unchanged is
+    found, not made again. The click compares fingerprints as ever, so a pack rendered
+    ahead is never shown once anything it prints has changed."""
+    series = (
+        Series.objects.select_related("tournament")
+        .filter(pk=series_id, status=Series.Status.DRAWN)
+        .first()
+    )
+    if series is None:  # started meanwhile, or gone
+        return []
+    language = document_language(language)
+    languages = [language]
+    if series.tables.count() <= AHEAD_IN_EVERY_LANGUAGE_TABLES:
+        languages += [code for code, _name in settings.LANGUAGES if code != language]
+    tournament = series.tournament
+    made = [current_document(Kind.PRINT_PACK, tournament, series, code) for code in languages]
+    return [document for document, created in made if created]
 
 
 # --- stalls: a lost worker leaves a document queued or running without progress -------------
@@ -335,7 +395,10 @@ def assemble(document_id: int) -> GeneratedDocument | None:
 def fail(document_id: int, exc: BaseException, failure: str = Failure.ERROR) -> None:
     """Record a failure so the organizer sees it; the caller re-raises. A document that is
     already finished stays as it is (a late duplicate task cannot undo a done one)."""
-    logger.error("document %s failed", document_id, exc_info=exc)
+    if isinstance(exc, DataChangedError):  # a newer one is asked for or on its way
+        logger.info("document %s outdated while it was being made", document_id)
+    else:
+        logger.error("document %s failed", document_id, exc_info=exc)
     message = str(exc) or type(exc).__name__
     failed = GeneratedDocument.objects.filter(pk=document_id, status__in=UNFINISHED).update(
         status=Status.FAILED,

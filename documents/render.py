@@ -14,14 +14,17 @@ variable pages as one shared form XObject, so this costs a few bytes per page.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import io
 from collections.abc import Sequence
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 import pikepdf
 import segno
+from django.conf import settings
 from django.template.loader import get_template, render_to_string
 from django.utils import translation
 from weasyprint import HTML
@@ -35,6 +38,18 @@ from documents.layout import (
 LAYER_NAME = "/DokoLayer"
 
 TEMPLATE_DIR = "documents/print/"
+
+
+@lru_cache(maxsize=1)
+def templates_version() -> str:
+    """A digest of the print templates and their stylesheet: a document rendered before
+    one of them changed is outdated (``layout.LAYOUT_VERSION`` covers the page plans)."""
+    digest = hashlib.sha256()
+    folder = Path(settings.BASE_DIR) / "templates" / TEMPLATE_DIR
+    for path in sorted(folder.iterdir()):
+        if path.is_file():
+            digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
 
 
 def svg_data_uri(svg: str) -> str:

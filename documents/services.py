@@ -7,19 +7,19 @@ and its generation queued (``documents.tasks``, which run the steps of
 
 from __future__ import annotations
 
+import logging
+from typing import Any
+
+from django.conf import settings
 from django.contrib.auth.models import AnonymousUser, User
-from django.db import IntegrityError, transaction
+from django.db import transaction
 
 from documents.models import GeneratedDocument
-from documents.pipeline import (
-    Status,
-    compute_fingerprint,
-    document_language,
-    fail_if_stalled,
-    load_data,
-)
-from documents.tasks import generate_document
+from documents.pipeline import current_document, document_language, fail_if_stalled
+from documents.tasks import generate_document, prepare_print_pack_task
 from tournaments.models import Series, Tournament
+
+logger = logging.getLogger(__name__)
 
 
 def latest_document(
@@ -47,27 +47,22 @@ def request_document(
     """The current document of this kind: a stored one if its data is unchanged, else a new
     row whose generation is queued once the transaction commits. A stored one that stalled
     is marked failed first, so asking again starts a new one."""
-    language = document_language(language)
-    data = load_data(kind, tournament, series, language)
-    key = compute_fingerprint(kind, tournament, series, language, data)
-    live = GeneratedDocument.objects.exclude(status=Status.FAILED)
-    existing = live.filter(fingerprint=key).first()
-    if existing is not None:
-        existing = fail_if_stalled(existing)
-        if existing.status != Status.FAILED:
-            return existing
-    try:
-        with transaction.atomic():
-            document = GeneratedDocument.objects.create(
-                kind=kind,
-                tournament=tournament,
-                series=series,
-                language=language,
-                fingerprint=key,
-                requested_by=user if user is not None and user.is_authenticated else None,
-            )
-    except IntegrityError:  # the same request raced us; its row is the one
-        return live.get(fingerprint=key)
-    if queue:
+    requested_by = user if user is not None and user.is_authenticated else None
+    document, created = current_document(
+        kind, tournament, series, document_language(language), requested_by
+    )
+    if created and queue:
         transaction.on_commit(lambda: generate_document.delay(document.pk), robust=True)
     return document
+
+
+def render_ahead(sender: Any, series_id: int, **kwargs: Any) -> None:
+    """Receiver of ``tournaments.signals.print_pack_changed``: queue the pack's rendering
+    ahead in the language of whoever changed it. Without a broker (DOCUMENT_PRERENDER off)
+    it would render inside their request; with the broker down the click renders it."""
+    if not settings.DOCUMENT_PRERENDER:
+        return
+    try:
+        prepare_print_pack_task.delay(series_id, document_language())
+    except Exception as exc:  # the broker is down: the change stands, the click renders
+        logger.warning("print pack of series %s not queued ahead: %s", series_id, exc)

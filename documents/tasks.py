@@ -63,6 +63,8 @@ def generate_document(document_id: int) -> None:
         header = [render_layers.si(document_id)]
         header += [render_part.si(document_id, index) for index in range(parts)]
         chord(header)(assemble.s(document_id))
+    except pipeline.DataChangedError as exc:  # outdated before it started: nothing is wrong
+        pipeline.fail(document_id, exc)
     except Exception as exc:
         _fail(document_id, exc)
         raise
@@ -95,6 +97,16 @@ def assemble(names: list[str], document_id: int) -> None:
     except Exception as exc:
         _fail(document_id, exc)
         raise
+
+
+@shared_task(name="documents.prepare_print_pack", acks_late=True, time_limit=60)
+def prepare_print_pack_task(series_id: int, language: str) -> list[int]:
+    """Render a drawn series' print pack ahead of the click (``pipeline.print_packs_ahead``);
+    the ids of the documents it started."""
+    documents = pipeline.print_packs_ahead(series_id, language)
+    for document in documents:
+        generate_document.delay(document.pk)
+    return [document.pk for document in documents]
 
 
 @shared_task(name="documents.sweep", acks_late=True, time_limit=60)

@@ -126,6 +126,14 @@ def _fast_passwords() -> Iterator[None]:
         yield
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _no_rendering_ahead() -> Iterator[None]:
+    """No print pack rendered ahead after each draw, swap or rename: in the eager tasks of
+    the tests it would render inside the change. The tests of rendering ahead turn it on."""
+    with override_settings(DOCUMENT_PRERENDER=False):
+        yield
+
+
 @pytest.fixture(autouse=True)
 def _celery_eager(request: pytest.FixtureRequest) -> Iterator[None]:
     """Tasks run in-process in tests, even when a broker is configured, except in tests

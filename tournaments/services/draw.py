@@ -15,6 +15,7 @@ from django.utils.translation import ngettext
 from common.services import Refusal, ServiceError
 from tournaments import seating
 from tournaments.models import KeepApart, Registration, Seat, Series, Table, Tournament
+from tournaments.signals import announce_print_pack_changed
 
 
 def _previous(series: Series) -> Series | None:
@@ -166,6 +167,7 @@ def write_plan(
     ]
     series.drawn_at = timezone.now()
     series.save()
+    announce_print_pack_changed([series.pk])
 
 
 @transaction.atomic
@@ -290,4 +292,5 @@ def swap_players(series: Series, first: Registration, second: Registration) -> i
     )
     series.repeats = repeats_of(series)
     series.save(update_fields=["repeats"])
+    announce_print_pack_changed([series.pk])
     return series.repeats

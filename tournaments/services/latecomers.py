@@ -19,6 +19,7 @@ from tournaments.services.draw import (
     present_players,
     what_to_do,
 )
+from tournaments.signals import announce_print_pack_changed
 
 
 @dataclass(frozen=True)
@@ -110,6 +111,7 @@ def seat_latecomers(series: Series) -> LatecomerOutcome:
         {"pair": list(e.pair), "reason": drawn.get(e.pair, e.reason)} for e in plan.unhonoured
     ]
     series.save(update_fields=["repeats", "keep_apart_report"])
+    announce_print_pack_changed([series.pk])
     return proposal.outcome
 
 

@@ -20,13 +20,14 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from common.services import Refusal, ServiceError
-from tournaments.models import Player, Registration, RegistryChange
+from tournaments.models import Player, Registration, RegistryChange, Series
 from tournaments.names import folded
 from tournaments.permissions import may_merge, readable_players
 from tournaments.services.privacy import CONSENT, change_consent
-from tournaments.signals import players_merged
+from tournaments.signals import announce_print_pack_changed, players_merged
 
 DETAILS = ("first_name", "last_name", "club", "ddv_number", "email")
+PRINTED = frozenset({"first_name", "last_name", "club"})  # the details a print pack shows
 
 
 def _details(player: Player) -> dict[str, Any]:
@@ -59,6 +60,11 @@ def correct_player(
             setattr(locked, name, cleaned[name])
         locked.save(update_fields=changed)
         _log("tournaments.player.corrected", locked, before, user)
+        if PRINTED.intersection(changed):  # drawn series print the name on their pack
+            drawn = Series.objects.filter(
+                status=Series.Status.DRAWN, seats__registration__player=locked
+            )
+            announce_print_pack_changed(drawn.values_list("pk", flat=True).distinct())
     if consent:
         locked = change_consent(user, locked, consent)
     return locked
