@@ -1,6 +1,6 @@
 from django.urls import path
 
-from teams.views import captain, lists, organizer, public
+from teams.views import captain, knockout, lists, organizer, public
 
 app_name = "teams"
 
@@ -9,6 +9,7 @@ urlpatterns = [
     path("ligen/", lists.LeagueListView.as_view(), name="list"),
     path("ligen/<slug:league>/", public.LeagueDetailView.as_view(), name="detail"),
     path("ligen/<slug:league>/teams/<int:team>/", public.TeamView.as_view(), name="team"),
+    path("ligen/<slug:league>/ko/", knockout.BracketView.as_view(), name="bracket"),
     # The team captain's private link
     path("mannschaft/<str:team_token>/", captain.TeamCaptainView.as_view(), name="captain"),
     # Owners (before the tournaments' /verwaltung/<slug>/ in config/urls.py)
@@ -33,5 +34,10 @@ urlpatterns = [
         "verwaltung/ligen/<slug:league>/gruppen/<int:group>/",
         organizer.GroupView.as_view(),
         name="group",
+    ),
+    path(
+        "verwaltung/ligen/<slug:league>/ko/",
+        knockout.KnockoutView.as_view(),
+        name="knockout",
     ),
 ]
