@@ -30,8 +30,9 @@ class MatchLine:
     team: Team
     seed: int
     result: TeamDayLine | None
-    advancing: bool = False
+    advancing: bool = False  # also when placed above a tie at the cut: sure to go on
     tied: bool = False  # shares the place across the cut: decision needed
+    out: bool = False  # eliminated (placed below the cut)
 
 
 @dataclass(frozen=True)
@@ -148,6 +149,10 @@ def knockout_bracket(league: League, knockout: Knockout | None = None) -> Knocko
             order = list(match.teams)
             if result is not None and result.played:
                 order = [line.team.pk for line in result.lines]
+            above: set[Hashable] = set(match.advancing)
+            if match.tied:  # the teams placed above the tie go on whatever is decided
+                above = set(order[: min(order.index(pk) for pk in match.tied)])
+            below = set(order) - above - set(match.tied)
             matches.append(
                 MatchView(
                     round=round_.number,
@@ -158,8 +163,9 @@ def knockout_bracket(league: League, knockout: Knockout | None = None) -> Knocko
                             team=teams[pk],
                             seed=seed_of[pk],
                             result=line_of.get(pk) if result and result.played else None,
-                            advancing=pk in match.advancing,
+                            advancing=pk in above,
                             tied=pk in match.tied,
+                            out=match.status != core.Status.PENDING and pk in below,
                         )
                         for pk in order
                     ),

@@ -69,8 +69,11 @@ class MatchTeamSerializer(serializers.Serializer[Any]):
     shared = serializers.BooleanField()
     points = serializers.IntegerField(allow_null=True, help_text="Game points; null: not played.")
     series_points = serializers.ListField(child=serializers.IntegerField())
-    advancing = serializers.BooleanField(help_text="Goes on (in the final: the champion).")
+    advancing = serializers.BooleanField(
+        help_text="Goes on (in the final: the champion); also placed above a tie at the cut."
+    )
     tied = serializers.BooleanField(help_text="Shares the place across the cut.")
+    eliminated = serializers.BooleanField(help_text="Placed below the cut.")
 
 
 class MatchSerializer(serializers.Serializer[Any]):
@@ -120,6 +123,7 @@ def _line(line: MatchLine) -> dict[str, Any]:
         "series_points": list(result.series_points) if result else [],
         "advancing": line.advancing,
         "tied": line.tied,
+        "eliminated": line.out,
     }
 
 

@@ -118,6 +118,9 @@ def test_a_tie_at_the_cut_waits_for_the_leagues_decision(alice: User, bob: User)
     assert bracket is not None
     match = bracket.rounds[0].matches[0]
     assert match.tie_at_cut and {t.name for t in match.tied_teams} == {"T3", "T5"}
+    marks = {line.team.name: (line.advancing, line.tied, line.out) for line in match.lines}
+    assert marks["T0"] == (True, False, False)  # above the tie: goes on whatever is decided
+    assert marks["T7"] == (False, False, True)
     with pytest.raises(ServiceError) as held:
         advance_knockout(league, actor=organizer(alice))
     assert held.value.code == "round_undecided" and "1" in held.value.message
