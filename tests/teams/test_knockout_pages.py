@@ -39,6 +39,8 @@ def test_the_owner_starts_the_knockout_from_the_page(alice: User, bob: User) -> 
     page = client.get(OWNER).content.decode()
     assert "Runde 1" not in page or "Finale" in page
     assert "Spiel 1" in page and "Spiel 2" in page and "/verwaltung/ligen/liga/gruppen/" in page
+    group_page = client.get(f"/verwaltung/ligen/liga/gruppen/{round_groups(league, 1)[0].pk}/")
+    assert "K.-o.-Runde 1, Spiel 1" in group_page.content.decode()
 
 
 def test_the_start_waits_for_the_group_stage(alice: User) -> None:
