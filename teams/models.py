@@ -354,7 +354,7 @@ class Knockout(models.Model):
     byes = models.JSONField(default=list)  # team ids going straight to round 2
     started_at = models.DateTimeField(null=True, blank=True)
     champion = models.ForeignKey(
-        Team, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        Team, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     finished_at = models.DateTimeField(null=True, blank=True)
 
