@@ -106,6 +106,10 @@ def ranking_of(result: GroupResult) -> list[list[int]]:
     return [places[place] for place in sorted(places)]
 
 
+def _flat(ranking: list[list[int]]) -> list[int]:
+    return [pk for place in ranking for pk in place]
+
+
 def knockout_groups(league: League) -> list[Group]:
     return list(
         with_finality(
@@ -126,14 +130,24 @@ def knockout_bracket(league: League, knockout: Knockout | None = None) -> Knocko
     results = group_results(league, groups, knockout_scoring(league))
     teams: dict[Hashable, Team] = {team.pk: team for team in Team.objects.filter(league=league)}
     by_key = {(g.match_day.knockout_round or 0, g.number): g for g in groups}
-    rankings: dict[tuple[int, int], list[list[int]]] = {}
-    for key, group in by_key.items():
-        decision = getattr(group, "decision", None)
-        if decision is not None:
-            rankings[key] = decision.ranking
-        elif results[group.pk].final:
-            rankings[key] = ranking_of(results[group.pk])
     seeds = [int(pk) for pk in knockout.seeds]
+    last = len(core.round_sizes(len(seeds), format_of(knockout)))
+    rankings: dict[tuple[int, int], list[list[int]]] = {}
+    by_league: set[tuple[int, int]] = set()  # matches whose tie the league decided
+    for key, group in by_key.items():
+        if not results[group.pk].final:
+            continue
+        rankings[key] = ranking_of(results[group.pk])
+        decision = getattr(group, "decision", None)
+        cut = 1 if key[0] == last else knockout.advance
+        # The league's decision stands for the tie it decided; a corrected result without
+        # that tie decides by itself.
+        status, _advancing, tied = core.decide(rankings[key], cut)
+        if decision is not None and status == core.Status.TIE_AT_CUT:
+            decided = [pk for place in decision.ranking for pk in place]
+            if set(tied) <= set(decided) and set(decided) == set(_flat(rankings[key])):
+                rankings[key] = decision.ranking
+                by_league.add(key)
     built = core.bracket(seeds, format_of(knockout), rankings)
     seed_of: dict[Hashable, int] = {pk: index + 1 for index, pk in enumerate(seeds)}
     days = {g.match_day.knockout_round: g.match_day for g in groups}
@@ -172,7 +186,7 @@ def knockout_bracket(league: League, knockout: Knockout | None = None) -> Knocko
                     group=match_group,
                     played=bool(result and result.played),
                     final=bool(result and result.final),
-                    decided_by_league=getattr(match_group, "decision", None) is not None,
+                    decided_by_league=(round_.number, match.number) in by_league,
                 )
             )
         rounds.append(

@@ -205,3 +205,19 @@ def test_refusals(alice: User, bob: User) -> None:
     with pytest.raises(ServiceError) as remade:
         make_match_days(league, actor=organizer(alice))
     assert remade.value.code == "knockout_started"
+
+
+def test_a_corrected_result_without_the_tie_decides_by_itself(alice: User) -> None:
+    league, teams, squads = group_stage_done(alice, 4)
+    start(alice, league)
+    (final,) = round_groups(league, 1)
+    named = _by_name(teams)
+    give_result(final, {"T0": 40, "T1": 40, "T2": 0, "T3": -80}, squads, alice)
+    decide_tie(final, [named["T1"].pk, named["T0"].pk], actor=organizer(alice))
+    bracket = knockout_bracket(league)
+    assert bracket is not None and bracket.champion == named["T1"]
+    assert bracket.rounds[0].matches[0].decided_by_league
+    give_result(final, {"T0": 50, "T1": 40, "T2": 0, "T3": -90}, squads, alice)  # corrected
+    bracket = knockout_bracket(league)
+    assert bracket is not None and bracket.champion == named["T0"]
+    assert not bracket.rounds[0].matches[0].decided_by_league
