@@ -262,7 +262,7 @@ class KnockoutNextView(ApiView):
         "`knockout_finished`, `knockout_not_started`.",
         parameters=[LEAGUE],
         request=KnockoutNextSerializer,
-        responses={200: KnockoutSerializer, **errors(401, 403, 404, 409)},
+        responses={200: KnockoutSerializer, **errors(400, 401, 403, 404, 409)},
     )
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         league = _owned(request, kwargs["league"])
