@@ -19,6 +19,7 @@ from scoring.api.views import series as results
 from seasons.api import ddv as ddv_report
 from seasons.api import players as player_pages
 from seasons.api import views as seasons
+from teams.api import knockout as league_knockout
 from teams.api import schedule as league_schedule
 from teams.api import squads as league_squads
 from teams.api import views as leagues
@@ -148,6 +149,26 @@ urlpatterns = [
         "leagues/<slug:league>/individual/",
         leagues.IndividualRankingView.as_view(),
         name="league-individual",
+    ),
+    path(
+        "leagues/<slug:league>/knockout/",
+        league_knockout.KnockoutView.as_view(),
+        name="league-knockout",
+    ),
+    path(
+        "leagues/<slug:league>/knockout/start/",
+        league_knockout.KnockoutStartView.as_view(),
+        name="league-knockout-start",
+    ),
+    path(
+        "leagues/<slug:league>/knockout/decide/",
+        league_knockout.KnockoutDecideView.as_view(),
+        name="league-knockout-decide",
+    ),
+    path(
+        "leagues/<slug:league>/knockout/next-round/",
+        league_knockout.KnockoutNextView.as_view(),
+        name="league-knockout-next",
     ),
     path("leagues/<slug:league>/teams/", leagues.TeamListView.as_view(), name="league-teams"),
     path(

@@ -24,7 +24,14 @@ def _team_group(tournament: Tournament) -> Group | None:
 
 
 def _competition(group: Group) -> str:
-    """The group's heading in the active language: "Liga, match day 2, group 3"."""
+    """The group's heading in the active language: "Liga, match day 2, group 3", or for a
+    knockout match "Liga, knockout round 1, match 2"."""
+    if group.match_day.knockout_round is not None:
+        return gettext("%(league)s, knockout round %(round)d, match %(match)d") % {
+            "league": group.match_day.league.name,
+            "round": group.match_day.knockout_round,
+            "match": group.number,
+        }
     return gettext("%(league)s, match day %(day)d, group %(group)d") % {
         "league": group.match_day.league.name,
         "day": group.match_day.number,

@@ -21,6 +21,13 @@ def dashboard_links(tournament: Tournament) -> list[Link]:
     if group is None:
         return []
     day = group.match_day
+    if day.knockout_round is not None:
+        label = gettext("%(league)s, knockout round %(round)d, match %(match)d") % {
+            "league": day.league.name,
+            "round": day.knockout_round,
+            "match": group.number,
+        }
+        return [Link(label, reverse("teams:group", args=[day.league.slug, group.pk]))]
     label = gettext("%(league)s, match day %(day)s, group %(number)s: line-ups and team draw") % {
         "league": day.league.name,
         "day": day.number,

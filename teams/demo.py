@@ -15,7 +15,7 @@ from typing import Any
 
 from common.actors import ORGANIZER, Actor
 from scoring.demo import close_played, play_table
-from teams.models import League
+from teams.models import GROUP_STAGE, League
 from teams.services import (
     LeagueData,
     add_squad_member,
@@ -109,7 +109,7 @@ def build_demo_league(organizer: Any, seed: int = 2026) -> League:
         actor=actor,
         dates=[start + datetime.timedelta(weeks=4 * d) for d in range(DEMO_DAYS)],
     )
-    for match_day in league.match_days.order_by("number"):
+    for match_day in league.match_days.filter(GROUP_STAGE).order_by("number"):
         for group in match_day.groups.order_by("number"):
             change_group(group, venue=VENUES[(group.number - 1) % len(VENUES)], actor=actor)
         if match_day.number > PLAYED_DAYS:

@@ -3,6 +3,7 @@ as a field of its own), a team, a player for a squad, a line-up."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django import forms
@@ -255,3 +256,57 @@ class GroupPlaceForm(forms.Form):
     """Where a group plays (several venues on one match day)."""
 
     venue = forms.CharField(label=_("venue"), required=False, max_length=200)
+
+
+class KnockoutForm(forms.Form):
+    """The knockout's settings, chosen when it starts (``teams.knockout.Format``)."""
+
+    match_size = forms.TypedChoiceField(
+        label=_("teams per match"),
+        coerce=int,
+        choices=[(4, _("4 (a group day)")), (2, _("2 (a pair)"))],
+        initial=4,
+    )
+    advance = forms.TypedChoiceField(
+        label=_("teams advancing per match"),
+        coerce=int,
+        choices=[(2, "2"), (1, "1")],
+        initial=2,
+        help_text=_("Of 4: 2 or 1; of 2: 1."),
+    )
+    seeding = forms.ChoiceField(
+        label=_("seeding"),
+        choices=[
+            ("table", _("by the group stage's table (victory points)")),
+            ("draw", _("drawn")),
+        ],
+        initial="table",
+    )
+    seed = forms.IntegerField(
+        label=_("draw seed"),
+        required=False,
+        min_value=0,
+        max_value=2**62,
+        help_text=_(
+            "Empty: a new one. The same seed draws the same order (seeding by draw, and "
+            "teams sharing a place in the table)."
+        ),
+    )
+
+
+class TieDecisionForm(forms.Form):
+    """The league's order of the teams sharing a place across a knockout match's cut: one
+    choice per place, best first."""
+
+    def __init__(self, *args: Any, teams: Sequence[Any], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        choices = [("", "–"), *((team.pk, team.name) for team in teams)]
+        for index in range(1, len(teams) + 1):
+            self.fields[f"place{index}"] = forms.TypedChoiceField(
+                label=_("place %(n)d of the tied teams") % {"n": index},
+                coerce=int,
+                choices=choices,
+            )
+
+    def order(self) -> list[int]:
+        return [self.cleaned_data[name] for name in self.fields]

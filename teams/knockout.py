@@ -147,6 +147,12 @@ def seeds_by_draw(teams: Sequence[Team], draw_seed: int) -> tuple[Team, ...]:
     return tuple(drawn)
 
 
+def decide(ranking: Ranking, cut: int) -> tuple[Status, tuple[Team, ...], tuple[Team, ...]]:
+    """(status, advancing, tied) of one match's ranking when ``cut`` teams advance (1 in
+    the final): ``tie_at_cut`` with the teams sharing the place across the cut."""
+    return _decide(ranking, cut)
+
+
 def _decide(ranking: Ranking, cut: int) -> tuple[Status, tuple[Team, ...], tuple[Team, ...]]:
     """(status, advancing, tied) of a match's ranking when ``cut`` teams advance."""
     advancing: list[Team] = []

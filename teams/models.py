@@ -37,7 +37,8 @@ class League(models.Model):
     (who created it), who also organizes every group's tournament. The scoring is the preset
     ``scoring_preset`` of ``teams.scoring.PRESETS`` with the overrides ``scoring_overrides``
     (``teams.rules``).
-    A championship's knockout rounds are not modelled: they are tournaments of their own."""
+    A championship's (or a league's) knockout after the group stage is its ``Knockout``; its
+    rounds are match days of the stage ``knockout``."""
 
     class Kind(models.TextChoices):
         LEAGUE = "league", _("league")
@@ -204,11 +205,20 @@ class SquadMember(models.Model):
 
 class MatchDay(models.Model):
     """A match day (Spieltag) of a league: its groups play on the same day, at one venue
-    each."""
+    each. A knockout round is a match day of the stage ``knockout`` (its groups are the
+    round's matches); its number continues after the group stage's days. Everything of the
+    league itself (table, schedule, team page, season end) reads the group stage only
+    (``GROUP_STAGE``)."""
+
+    class Stage(models.TextChoices):
+        GROUP = "group", _("group stage")
+        KNOCKOUT = "knockout", _("knockout")
 
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="match_days")
     number = models.PositiveSmallIntegerField(_("number"))
     date = models.DateField(_("date"), null=True, blank=True)
+    stage = models.CharField(_("stage"), max_length=10, choices=Stage.choices, default=Stage.GROUP)
+    knockout_round = models.PositiveSmallIntegerField(_("knockout round"), null=True, blank=True)
 
     class Meta:
         ordering = ["league", "number"]
@@ -217,6 +227,17 @@ class MatchDay(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["league", "number"], name="match_day_number_unique"),
             models.CheckConstraint(condition=Q(number__gte=1), name="match_day_number_positive"),
+            models.CheckConstraint(
+                condition=Q(stage="group", knockout_round__isnull=True)
+                | Q(stage="knockout", knockout_round__gte=1),
+                name="match_day_knockout_round_with_stage",
+            ),
+            # Two requests advancing at once cannot both make a round.
+            models.UniqueConstraint(
+                fields=["league", "knockout_round"],
+                condition=Q(stage="knockout"),
+                name="knockout_round_unique",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -305,6 +326,71 @@ class LineUp(models.Model):
 
     def __str__(self) -> str:
         return f"{self.group} / {self.series_number}: {self.team} {self.order} {self.player}"
+
+
+#: The match days (and, prefixed, the groups) that make the league's own table and schedule.
+GROUP_STAGE = Q(stage=MatchDay.Stage.GROUP)
+IN_GROUP_STAGE = Q(match_day__stage=MatchDay.Stage.GROUP)
+
+
+class Knockout(models.Model):
+    """A league's knockout after its group stage (``teams.knockout``): its settings, and
+    once started the seeds (team ids, best first) it was built from. Its rounds are match
+    days of the stage ``knockout``; who advances is read from their groups' results
+    (``teams.bracket``), with a ``KnockoutDecision`` where a tie lay across the cut."""
+
+    class Seeding(models.TextChoices):
+        TABLE = "table", _("by the group stage's table")
+        DRAW = "draw", _("drawn")
+
+    league = models.OneToOneField(League, on_delete=models.CASCADE, related_name="knockout")
+    match_size = models.PositiveSmallIntegerField(_("teams per match"), default=4)
+    advance = models.PositiveSmallIntegerField(_("teams advancing per match"), default=2)
+    seeding = models.CharField(
+        _("seeding"), max_length=10, choices=Seeding.choices, default=Seeding.TABLE
+    )
+    seed = models.BigIntegerField(_("draw seed"), default=new_seed)
+    seeds = models.JSONField(default=list)  # team ids, best seed first
+    byes = models.JSONField(default=list)  # team ids going straight to round 2
+    started_at = models.DateTimeField(null=True, blank=True)
+    champion = models.ForeignKey(
+        Team, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("knockout")
+        verbose_name_plural = _("knockouts")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(match_size__in=(2, 4))
+                & Q(advance__gte=1)
+                & Q(advance__lt=models.F("match_size")),
+                name="knockout_format_range",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.league} – {_('knockout')}"
+
+
+class KnockoutDecision(models.Model):
+    """The order the league decided for teams sharing a place across a knockout match's
+    cut: ``ranking`` is the match's full ranking (lists of team ids, best place first)."""
+
+    group = models.OneToOneField(Group, on_delete=models.CASCADE, related_name="decision")
+    ranking = models.JSONField()
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    decided_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = _("knockout decision")
+        verbose_name_plural = _("knockout decisions")
+
+    def __str__(self) -> str:
+        return f"{self.group}: {self.ranking}"
 
 
 class LeagueChange(ChangeLog):

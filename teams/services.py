@@ -458,6 +458,29 @@ def _group_name(league: League, day: int, group: int) -> str:
     }
 
 
+def make_group(
+    league: League, match_day: MatchDay, number: int, name: str, teams: Sequence[Team]
+) -> Group:
+    """A group of ``match_day`` with its own tournament (organized by the league's owner,
+    in the league's club, one series per series of the day) and ``teams`` in that order.
+    The group stage's days and the knockout's matches are made by it."""
+    tournament = Tournament(
+        name=name[:NAME_MAX_LENGTH],
+        slug=unique_slug(name),
+        starts_on=match_day.date or timezone.localdate(),
+        series_count=league.series_per_day,
+        is_public=league.is_public,
+        status=Tournament.Status.REGISTRATION,
+        club=league.club,  # the league's club keeps its groups
+    )
+    save_tournament(tournament, organizer=league.owner)
+    group = Group.objects.create(match_day=match_day, number=number, tournament=tournament)
+    GroupTeam.objects.bulk_create(
+        GroupTeam(group=group, team=team, order=order) for order, team in enumerate(teams)
+    )
+    return group
+
+
 @transaction.atomic
 def make_match_days(
     league: League,
@@ -471,6 +494,12 @@ def make_match_days(
     meetings and pairs that never meet)."""
     _require_manager(league, actor)
     league = League.objects.select_for_update().select_related("owner").get(pk=league.pk)
+    if MatchDay.objects.filter(league=league, stage=MatchDay.Stage.KNOCKOUT).exists():
+        raise ServiceError(
+            "knockout_started",
+            _("The knockout has started; the match days stay as they are."),
+            refusal=Refusal.CONFLICT,
+        )
     if (
         Series.objects.filter(tournament__team_group__match_day__league=league)
         .exclude(status=Series.Status.PLANNED)
@@ -506,27 +535,11 @@ def make_match_days(
     MatchDay.objects.filter(league=league).delete()
     for tournament in old:
         tournament.delete()
-    today = timezone.localdate()
     for d, day in enumerate(plan.days, start=1):
         date = dates[d - 1] if d - 1 < len(dates) else None
         match_day = MatchDay.objects.create(league=league, number=d, date=date)
         for g, members in enumerate(day, start=1):
-            name = _group_name(league, d, g)
-            tournament = Tournament(
-                name=name[:NAME_MAX_LENGTH],
-                slug=unique_slug(name),
-                starts_on=date or today,
-                series_count=league.series_per_day,
-                is_public=league.is_public,
-                status=Tournament.Status.REGISTRATION,
-                club=league.club,  # the league's club keeps its groups
-            )
-            save_tournament(tournament, organizer=league.owner)
-            group = Group.objects.create(match_day=match_day, number=g, tournament=tournament)
-            GroupTeam.objects.bulk_create(
-                GroupTeam(group=group, team=teams[index], order=order)
-                for order, index in enumerate(members)
-            )
+            make_group(league, match_day, g, _group_name(league, d, g), [teams[i] for i in members])
     _log(
         league,
         "teams.match_days.made",

@@ -24,7 +24,16 @@ from django.db.models import QuerySet
 from scoring.models import SeriesTotal
 from teams import scoring as team_scoring
 from teams import season_end as season_end_core
-from teams.models import Group, GroupTeam, League, LineUp, MatchDay, SquadMember, Team
+from teams.models import (
+    IN_GROUP_STAGE,
+    Group,
+    GroupTeam,
+    League,
+    LineUp,
+    MatchDay,
+    SquadMember,
+    Team,
+)
 from teams.rules import team_scoring as scoring_of
 from teams.services import Substitution, substitutions_from
 from tournaments.finality import open_series_count
@@ -116,12 +125,25 @@ def _with_finality(groups: QuerySet[Group]) -> QuerySet[Group]:
     return groups.annotate(open_series=open_series_count("tournament__series"))
 
 
+def with_finality(groups: QuerySet[Group]) -> QuerySet[Group]:
+    """``groups`` ready for ``group_results``: whether each series is closed, annotated."""
+    return _with_finality(groups)
+
+
+def group_results(
+    league: League, groups: Sequence[Group], scoring: team_scoring.TeamScoring
+) -> dict[int, GroupResult]:
+    """The results of ``groups`` (loaded by ``with_finality``) placed by ``scoring``, in
+    three queries (the knockout's matches, ranked as any group is)."""
+    return _results(league, groups, scoring)[0]
+
+
 def _results(
-    league: League, groups: Sequence[Group]
+    league: League, groups: Sequence[Group], scoring: team_scoring.TeamScoring | None = None
 ) -> tuple[dict[int, GroupResult], list[LineUp], dict[tuple[int, int], SeriesTotal]]:
     """The results of ``groups`` (of one league, their match days loaded) in three queries;
     also the line-ups and totals they were made from."""
-    scoring = scoring_of(league)
+    scoring = scoring or scoring_of(league)
     ids = [group.pk for group in groups]
     entries = list(
         GroupTeam.objects.filter(group__in=ids).select_related("team").order_by("group", "order")
@@ -189,7 +211,7 @@ def league_table(league: League) -> LeagueTable:
     """The league table over every played group (``teams.scoring.rank_season``: victory
     points, game points, then the league's tie-breaks). Five queries."""
     groups = list(
-        _with_finality(Group.objects.filter(match_day__league=league))
+        _with_finality(Group.objects.filter(IN_GROUP_STAGE, match_day__league=league))
         .select_related("match_day")
         .order_by("match_day__number", "number")
     )
@@ -279,7 +301,7 @@ def team_page(team: Team) -> TeamPage:
         )
     )
     groups = list(
-        _with_finality(Group.objects.filter(group_teams__team=team))
+        _with_finality(Group.objects.filter(IN_GROUP_STAGE, group_teams__team=team))
         .select_related("match_day")
         .order_by("match_day__number", "number")
     )

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from teams.views import captain, lists, organizer, public
+from teams.views import captain, knockout, lists, organizer, public
 
 app_name = "teams"
 
@@ -19,6 +19,7 @@ urlpatterns = [
         public.IndividualExportView.as_view(),
         name="individual-export",
     ),
+    path("ligen/<slug:league>/ko/", knockout.BracketView.as_view(), name="bracket"),
     # The team captain's private link
     path("mannschaft/<str:team_token>/", captain.TeamCaptainView.as_view(), name="captain"),
     # Owners (before the tournaments' /verwaltung/<slug>/ in config/urls.py)
@@ -43,5 +44,10 @@ urlpatterns = [
         "verwaltung/ligen/<slug:league>/gruppen/<int:group>/",
         organizer.GroupView.as_view(),
         name="group",
+    ),
+    path(
+        "verwaltung/ligen/<slug:league>/ko/",
+        knockout.KnockoutView.as_view(),
+        name="knockout",
     ),
 ]

@@ -23,7 +23,7 @@ from teams.api.serializers import (
     ScheduleSerializer,
 )
 from teams.api.views import GROUP, LEAGUE, _actor, _call, _league, _owned
-from teams.models import Group, League
+from teams.models import GROUP_STAGE, IN_GROUP_STAGE, Group, League
 from teams.schedule import dates_out_of_order, meetings
 from teams.services import change_places, draw_team_series, make_match_days
 from tournaments.api.serializers.series import SeriesSerializer
@@ -35,9 +35,9 @@ SERIES = OpenApiParameter("number", int, OpenApiParameter.PATH, description="Ser
 def schedule_answer(league: League) -> dict[str, Any]:
     """The match days with their groups, and how good the schedule is."""
     days = list(
-        league.match_days.order_by("number").prefetch_related(
-            "groups__group_teams", "groups__tournament"
-        )
+        league.match_days.filter(GROUP_STAGE)
+        .order_by("number")
+        .prefetch_related("groups__group_teams", "groups__tournament")
     )
     groups = [
         (day, group, [e.team_id for e in sorted(group.group_teams.all(), key=lambda e: e.order)])
@@ -114,8 +114,12 @@ class PlacesView(ApiView):
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         league = _owned(request, kwargs["league"])
         data = validated(PlacesSerializer, request.data)
-        day_ids = dict(league.match_days.values_list("number", "pk"))
-        group_ids = set(Group.objects.filter(match_day__league=league).values_list("pk", flat=True))
+        day_ids = dict(league.match_days.filter(GROUP_STAGE).values_list("number", "pk"))
+        group_ids = set(
+            Group.objects.filter(IN_GROUP_STAGE, match_day__league=league).values_list(
+                "pk", flat=True
+            )
+        )
         dates: dict[int, Any] = {}
         for index, entry in enumerate(data["match_days"]):
             pk = day_ids.get(entry["number"])

@@ -32,7 +32,7 @@ from teams.forms import (
     TeamClubsForm,
     TeamForm,
 )
-from teams.models import Group, League, LineUp, SquadMember
+from teams.models import GROUP_STAGE, Group, League, LineUp, SquadMember
 from teams.permissions import LEAGUES
 from teams.schedule import dates_out_of_order, meetings
 from teams.services import (
@@ -164,7 +164,7 @@ class TeamsView(OwnerMixin, TemplateView):
                 for team in teams
             ],
             team_form=forms_of.get("team") or TeamForm(prefix="team"),
-            schedule_made=self.league.match_days.exists(),
+            schedule_made=self.league.match_days.filter(GROUP_STAGE).exists(),
         )
         return context
 
@@ -291,9 +291,9 @@ class ScheduleView(OwnerMixin, TemplateView):
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)
         days = list(
-            self.league.match_days.order_by("number").prefetch_related(
-                "groups__group_teams__team", "groups__tournament"
-            )
+            self.league.match_days.filter(GROUP_STAGE)
+            .order_by("number")
+            .prefetch_related("groups__group_teams__team", "groups__tournament")
         )
         team_count = self.league.teams.count()
         repeats, never_met = meetings(
@@ -375,7 +375,9 @@ class ScheduleView(OwnerMixin, TemplateView):
         while a field is wrong, and the page shows what was typed with the error."""
         forms_by_key: dict[tuple[str, int], Any] = {}
         dates, venues = {}, {}
-        for day in self.league.match_days.order_by("number").prefetch_related("groups"):
+        for day in (
+            self.league.match_days.filter(GROUP_STAGE).order_by("number").prefetch_related("groups")
+        ):
             day_form = MatchDayForm(request.POST, prefix=f"day{day.pk}")
             forms_by_key[("day", day.pk)] = day_form
             if day_form.is_valid():
@@ -394,7 +396,7 @@ class ScheduleView(OwnerMixin, TemplateView):
             messages.error(request, exc.message)
         else:
             messages.success(request, _("Dates and venues saved."))
-            saved = self.league.match_days.values_list("number", "date")
+            saved = self.league.match_days.filter(GROUP_STAGE).values_list("number", "date")
             if dates_out_of_order(list(saved)):
                 messages.warning(
                     request,

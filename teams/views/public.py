@@ -12,7 +12,7 @@ from django.views.generic import TemplateView
 from common.sheets import spreadsheet
 from teams.exports import individual_sheet
 from teams.individual_standings import individual_ranking
-from teams.models import League, Team
+from teams.models import Knockout, League, Team
 from teams.permissions import can_manage, visible_leagues
 from teams.rules import TIE_RULE_LABELS, TIEBREAK_LABELS, team_scoring
 from teams.standings import league_table, places_of, team_page
@@ -64,6 +64,9 @@ class LeagueDetailView(TemplateView):
             days=list(days.values()),
             running=any(result.provisional for result in table.groups),
             may_manage=can_manage(self.request.user, league),
+            knockout_started=Knockout.objects.filter(
+                league=league, started_at__isnull=False
+            ).exists(),
             **scoring_context(league),
         )
         return context

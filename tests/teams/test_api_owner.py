@@ -314,6 +314,9 @@ PAGE_ACTIONS: dict[tuple[str, str], tuple[str, str]] = {
     ("teams:schedule", "places"): ("api:league-places", "post"),
     ("teams:group", ""): ("api:league-line-ups", "post"),
     ("teams:group", "draw"): ("api:league-group-draw", "post"),
+    ("teams:knockout", "start"): ("api:league-knockout-start", "post"),
+    ("teams:knockout", "decide"): ("api:league-knockout-decide", "post"),
+    ("teams:knockout", "advance"): ("api:league-knockout-next", "post"),
 }
 #: The owner's pages: each URL name with its template.
 OWNER_PAGES = {
@@ -322,6 +325,7 @@ OWNER_PAGES = {
     "teams:teams": "templates/teams/organizer/teams.html",
     "teams:schedule": "templates/teams/organizer/schedule.html",
     "teams:group": "templates/teams/organizer/group.html",
+    "teams:knockout": "templates/teams/organizer/knockout.html",
 }
 _FORM = re.compile(r"<form\b([^>]*)>(.*?)</form>", re.S)
 _ACTION = re.compile(r'name="action" value="([a-z_]+)"')
@@ -344,7 +348,9 @@ def test_every_page_action_has_an_api_counterpart() -> None:
     owner_views = {
         f"teams:{p.name}"
         for p in team_urls.urlpatterns
-        if isinstance(p, URLPattern) and p.callback.__module__ == "teams.views.organizer"
+        if isinstance(p, URLPattern)
+        and p.callback.__module__ in ("teams.views.organizer", "teams.views.knockout")
+        and p.name != "bracket"  # the public bracket
     }
     assert owner_views == set(OWNER_PAGES)
     actions = {
