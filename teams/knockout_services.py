@@ -51,7 +51,7 @@ def _check(settings: KnockoutSettings) -> None:
     if problem == "advance":
         raise ServiceError(
             "invalid_advance",
-            _("Of %(n)d teams, 1 or half of them can advance.") % {"n": settings.match_size}
+            _("Of 4 teams, 1 or 2 can advance.")
             if settings.match_size == 4
             else _("Of 2 teams, 1 advances."),
             field="advance",

@@ -389,6 +389,10 @@ EXPECT: dict[str, dict[str, tuple[Any, Any]]] = {
     "api:league-detail": PUBLIC_READ_API,
     "api:league-table": {p: (OK, set()) for p in PERSONAS},
     "api:league-individual": {p: (OK, set()) for p in PERSONAS},
+    "api:league-knockout": {p: (OK, set()) for p in PERSONAS},  # as public as the table
+    "api:league-knockout-start": ORGANIZER_API,
+    "api:league-knockout-decide": ORGANIZER_API,
+    "api:league-knockout-next": ORGANIZER_API,
     "api:league-teams": PUBLIC_READ_API,
     "api:league-team": PUBLIC_READ_API,  # read by all; a team's clubs changed by the owner
     "api:league-line-ups": PUBLIC_READ_API,
@@ -407,6 +411,8 @@ EXPECT: dict[str, dict[str, tuple[Any, Any]]] = {
     "teams:team": PUBLIC_PAGE,
     "teams:individual": PUBLIC_PAGE,
     "teams:individual-export": PUBLIC_PAGE,  # CSV by default, XLSX with ?format=xlsx
+    "teams:bracket": PUBLIC_PAGE,
+    "teams:knockout": ORGANIZER_PAGE,
     "teams:mine": {  # any logged-in user: the leagues he keeps
         "owner": (OK, set()),
         "other": (OK, set()),
