@@ -280,7 +280,59 @@ def main() -> None:
         print(f"player page       : median {page_ms[0]:7.1f} ms, best {page_ms[1]:7.1f} ms"
               f"  (target < 50 ms; GET {page}, {len(lines)} seasons, 8 tournaments); "
               f"{len(page_queries)} statements")  # fmt: skip
+        refresh_in_part(season)
         season_pages(season, client, ranking.ranked[0].player)
+
+
+def refresh_in_part(season: Season) -> None:
+    """The refresh the task runs after one tournament's results changed (new points for its
+    160 players, changed before each run and not timed): only their lines are computed, the
+    others kept; timed in turns with reading the registrations, with its statements and the
+    lines it wrote."""
+    from unittest import mock
+
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from scoring.models import TournamentTotal
+    from seasons.entries import refresh_season_entries
+    from seasons.models import Season, SeasonEntry
+    from seasons.services import request_refresh
+
+    rng = random.Random(int(os.environ.get("SEASON_BENCH_SEED", 26)))
+    # The newest half (inside the 24 months' window): a change there changes lines.
+    attached = list(
+        season.attachments.order_by("tournament_id").values_list("tournament_id", flat=True)
+    )[: TOURNAMENTS // 2]
+    taken: list[float] = []
+    rows: list[float] = []
+    statements, written = 0, []
+    for _run in range(RUNS):
+        tournament = rng.choice(attached)
+        totals = list(TournamentTotal.objects.filter(tournament_id=tournament))
+        for total in totals:
+            total.series_points = [rng.randint(-40, 80) for _ in range(SERIES)]
+            total.points = sum(total.series_points)
+        TournamentTotal.objects.bulk_update(totals, ["series_points", "points"])
+        with mock.patch("seasons.tasks.refresh_season.delay"):  # the bench runs it
+            request_refresh([season.pk], [tournament])
+        requested = Season.objects.get(pk=season.pk).entries_requested
+        before = SeasonEntry.objects.filter(season=season).latest("computed_at").computed_at
+        start = time.perf_counter()
+        with CaptureQueriesContext(connection) as queries:
+            refresh_season_entries(season, requested=requested, only_changed=True)
+        taken.append((time.perf_counter() - start) * 1000)
+        start = time.perf_counter()
+        read_registrations(season)
+        rows.append((time.perf_counter() - start) * 1000)
+        statements = len(queries)
+        written.append(SeasonEntry.objects.filter(season=season, computed_at__gt=before).count())
+    median, baseline = statistics.median(taken), statistics.median(rows)
+    print(f"refresh in part   : median {median:7.1f} ms, best {min(taken):7.1f} ms  (target "
+          f"500 ms; one tournament's 160 players changed: {statistics.median(written):.0f} lines "
+          f"written (median), "
+          f"{statements} statements); registrations read {baseline:6.1f} ms: refresh = "
+          f"{median / baseline:.2f} x")  # fmt: skip
 
 
 def season_pages(season: Season, client: Any, leader: int) -> None:
