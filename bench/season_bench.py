@@ -53,11 +53,11 @@ other jobs (load average 8 to 12, so every figure about 3 x the quiet machine's)
     one explanation     median   39.8,  1.1 KB   (4 statements)
 
 And the refresh after one tournament's results changed (``refresh_in_part``: only its
-players' lines computed, only the lines that differ written), medians of three runs at load
+players' lines computed, only the lines that differ written), medians of four runs at load
 averages of 4 to 22, as ratios to reading the registrations in the same run:
 
-    stored refresh, whole        5.4 x  (11.8 x before: every line computed and written)
-    refresh in part              1.9 x  (0.26 s at a load average of 4 to 10; 11 statements,
+    stored refresh, whole        5.3 x  (11.6 x before: every line computed and written)
+    refresh in part              2.0 x  (0.25 s at a load average of 4 to 10; 11 statements,
                                          8,730 lines written: the places in between move)
 """
 
