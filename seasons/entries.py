@@ -1,96 +1,242 @@
 """A season's stored ranking (``SeasonEntry``, what a player's page reads):
-``refresh_season_entries`` rewrites it from ``season_lines``. The use cases of
-``seasons.services`` call it in their transaction, the task ``seasons.refresh`` and the
-management command ``refresh_seasons`` outside one. It imports neither of them."""
+``refresh_season_entries`` brings it up to date. The use cases of ``seasons.services`` call
+it in their transaction, the task ``seasons.refresh`` and the management command
+``refresh_seasons`` outside one. It imports neither of them.
+
+A refresh computes every line (``season_lines``), or, asked by the task after results
+changed, only the lines of the players of the tournaments whose results changed since the
+stored ranking (``changed_lines``): the others' lines are kept as stored and only ordered
+again with them (``seasons.ranking.order``). Either way only the lines that differ from the
+stored ones are written.
+"""
 
 from __future__ import annotations
 
 import datetime
 from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import cast
 
 from django.db import connection, transaction
 from django.utils import timezone
 
-from seasons.models import Season, SeasonEntry
-from seasons.ranking import Line
-from seasons.standings import season_lines
+from seasons.models import Season, SeasonEntry, SeasonTournament
+from seasons.ranking import Line, Standing, order, standing
+from seasons.rules import ranking_rule
+from seasons.standings import changed_lines, collector_paused, reference_date, season_lines
 
 
-def refresh_season_entries(season: Season, *, requested: int | None = None) -> bool:
-    """Rewrite the season's ``SeasonEntry`` rows from its ranking, in one transaction;
-    False when there was nothing to do.
+@dataclass(frozen=True, slots=True)
+class _State:
+    requested: int  # refresh requests counted (``request_refresh``)
+    done: int  # the requests the stored ranking covers
+    at: datetime.datetime | None  # when it was last written
+    reference: datetime.date | None  # the reference date it was computed for
+
+
+def _state(season: Season, *, lock: bool = False) -> _State | None:
+    found = Season.objects.select_for_update() if lock else Season.objects
+    row = (
+        found.filter(pk=season.pk)
+        .values_list("entries_requested", "entries_done", "entries_at", "entries_reference")
+        .first()
+    )
+    return None if row is None else _State(*row)
+
+
+def refresh_season_entries(
+    season: Season, *, requested: int | None = None, only_changed: bool = False
+) -> bool:
+    """Bring the season's ``SeasonEntry`` rows up to date with its ranking, in one
+    transaction; False when there was nothing to do.
 
     ``requested``: the refresh a task was queued for (``request_refresh``). It is skipped
     when a refresh that read the results after that request has been stored meanwhile, and
     so is the writing when one that read them later than this one was stored while it
-    computed. The ranking is computed before the season is locked: the lock only orders the
-    writes (a request counted meanwhile waits for the write, not for the ranking)."""
-    counted = (
-        Season.objects.filter(pk=season.pk).values_list("entries_requested", "entries_done").first()
-    )
-    if counted is None or (requested is not None and counted[1] >= requested):
+    computed.
+
+    ``only_changed``: compute only the lines of the players of the tournaments whose results
+    changed since the stored ranking (``SeasonTournament.results_changed``), when it was
+    computed for the same reference date; this runs with the season locked (two refreshes
+    take turns; the second finds its request covered). The whole ranking is computed before
+    the season is locked: the lock only orders the writes (a request counted meanwhile waits
+    for the write, not for the ranking); when another refresh was stored meanwhile, it is
+    computed again, locked."""
+    state = _state(season)
+    if state is None or (requested is not None and state.done >= requested):
         return False
-    covers = counted[0]  # every request so far was committed before the ranking's reads
-    lines = season_lines(season)
-    with transaction.atomic():
-        done = (
-            Season.objects.select_for_update()
-            .filter(pk=season.pk)
-            .values_list("entries_done", flat=True)
-            .first()
-        )
-        if done is None or (requested is not None and done >= covers):
-            return False
-        now = timezone.now()
-        SeasonEntry.objects.filter(season=season).delete()
-        _store(season, lines, now)
-        Season.objects.filter(pk=season.pk).update(entries_done=max(done, covers), entries_at=now)
+    reference = reference_date(season)
+    with collector_paused():
+        if only_changed and _in_part(state, reference):
+            with transaction.atomic():
+                locked = _state(season, lock=True)
+                if locked is None or (requested is not None and locked.done >= requested):
+                    return False
+                stored = _stored(season)
+                if _in_part(locked, reference):
+                    rows = _rows_in_part(season, locked, stored)
+                else:
+                    rows = _rows(season_lines(season))
+                _write(season, rows, stored, locked, locked.requested, reference)
+            return True
+        covers = state.requested  # every request so far was committed before the reads
+        rows = _rows(season_lines(season))
+        with transaction.atomic():
+            locked = _state(season, lock=True)
+            if locked is None or (requested is not None and locked.done >= covers):
+                return False
+            if locked.at != state.at:
+                # Another refresh was stored while this one computed, maybe from later
+                # reads: computed again, locked, so that nothing older overwrites it.
+                covers = locked.requested
+                rows = _rows(season_lines(season))
+            _write(season, rows, _stored(season), locked, covers, reference)
     return True
 
 
-#: SeasonEntry's columns as ``_store`` writes them, after the season.
+def _in_part(state: _State, reference: datetime.date) -> bool:
+    """Whether the stored lines can be kept for the players whose results did not change:
+    they were computed for the same reference date (a window moves with it)."""
+    return state.at is not None and state.reference == reference
+
+
+#: SeasonEntry's columns as a refresh writes them, after the season.
 ENTRY_COLUMNS = (
     ("player_id", "bigint"), ("place", "int"), ("shared", "bool"),
     ("value_numerator", "bigint"), ("value_denominator", "bigint"), ("series", "int"),
     ("total", "bigint"), ("tournaments", "int"), ("missing_series", "int"), ("ranked", "bool"),
-    ("position", "int"), ("provisional", "bool"),
+    ("position", "int"), ("provisional", "bool"), ("best_result", "bigint"),
 )  # fmt: skip
+NAMES = tuple(name for name, _type in ENTRY_COLUMNS)
+_PLACE, _SHARED, _POSITION = NAMES.index("place"), NAMES.index("shared"), NAMES.index("position")
+Row = tuple[int | bool | None, ...]
 
 
-def _columns(position: int, line: Line) -> tuple[int | bool | None, ...]:
+def _player(row: Row) -> int:
+    return cast(int, row[0])
+
+
+def _columns(position: int, line: Line, place: int | None, shared: bool) -> Row:
     return (
-        line.player, line.place, line.shared, line.value.numerator, line.value.denominator,
-        line.series, line.total, len(line.counted), line.missing_series, line.ranked,
-        position, line.provisional,
+        line.player, place, shared, line.value.numerator, line.value.denominator,
+        line.series, line.total, len(line.counted), line.missing_series, place is not None,
+        position, line.provisional, max((e.score for e in line.counted), default=0),
     )  # fmt: skip
 
 
-def _store(season: Season, lines: Sequence[Line], now: datetime.datetime) -> None:
-    """Insert the lines as the season's entries: on PostgreSQL one statement of arrays, each
-    passed as one text (a season of 10,000 players in some 50 ms instead of 600 through the
-    ORM)."""
-    rows = [_columns(position, line) for position, line in enumerate(lines, start=1)]
-    if not rows:
-        return
-    if connection.vendor != "postgresql":
-        names = [name for name, _type in ENTRY_COLUMNS]
+def _rows(lines: Sequence[Line]) -> list[Row]:
+    """The ranking's lines as stored rows, in its order."""
+    return [
+        _columns(position, line, line.place, line.shared)
+        for position, line in enumerate(lines, start=1)
+    ]
+
+
+def _stored(season: Season) -> dict[int, Row]:
+    """The season's stored rows by player."""
+    return {
+        _player(row): row
+        for row in SeasonEntry.objects.filter(season=season).order_by().values_list(*NAMES)
+    }
+
+
+def _standing(row: Row) -> Standing:
+    """What a stored line is ordered by."""
+    (player, _place, _shared, numerator, denominator, series, total, tournaments, _missing,
+     ranked, _position, _provisional, best) = cast("tuple[int, ...]", row)  # fmt: skip
+    return Standing(
+        player=player,
+        value=Fraction(numerator, denominator),
+        series=series,
+        total=total,
+        tournaments=tournaments,
+        best_result=best,
+        qualified=bool(ranked),
+    )
+
+
+def _rows_in_part(season: Season, locked: _State, stored: dict[int, Row]) -> list[Row]:
+    """The ranking's rows with the lines of the changed tournaments' players computed again
+    and every other line as stored, placed again among them."""
+    changed = list(
+        SeasonTournament.objects.filter(season=season, results_changed__gt=locked.done)
+        .order_by("tournament_id")
+        .values_list("tournament_id", flat=True)
+    )
+    theirs, lines = changed_lines(season, changed) if changed else (set(), [])
+    computed = {line.player: line for line in lines}
+    standings = [standing(line) for line in lines]
+    standings += [_standing(row) for player, row in stored.items() if player not in theirs]
+    rows: list[Row] = []
+    for position, (one, place, shared) in enumerate(
+        order(ranking_rule(season), standings), start=1
+    ):
+        line = computed.get(one.player)
+        if line is not None:
+            rows.append(_columns(position, line, place, shared))
+        else:
+            kept = list(stored[one.player])
+            kept[_PLACE], kept[_SHARED], kept[_POSITION] = place, shared, position
+            rows.append(tuple(kept))
+    return rows
+
+
+def _write(
+    season: Season,
+    rows: list[Row],
+    stored: dict[int, Row],
+    locked: _State,
+    covers: int,
+    reference: datetime.date,
+) -> None:
+    """Write the rows that differ from the ``stored`` ones (read with the season locked),
+    and what the stored ranking now covers."""
+    now = timezone.now()
+    # A line that changed is deleted and inserted again: no update has to mind the unique
+    # positions (a line taking another's before that one has left it), and a row's indexes
+    # are written once, not twice.
+    new = {_player(row) for row in rows}
+    gone = [player for player, row in stored.items() if player not in new]
+    written = [row for row in rows if stored.get(_player(row)) != row]
+    gone += [_player(row) for row in written if _player(row) in stored]
+    if connection.vendor == "postgresql":
+        _write_postgresql(season, gone, written, now)
+    else:
+        entries = SeasonEntry.objects.filter(season=season)
+        for start in range(0, len(gone), 500):  # parameters below SQLite's limit
+            entries.filter(player_id__in=gone[start : start + 500]).delete()
         SeasonEntry.objects.bulk_create(
-            (SeasonEntry(season=season, computed_at=now, **dict(zip(names, row, strict=True)))
-             for row in rows),
+            (SeasonEntry(season=season, computed_at=now, **dict(zip(NAMES, row, strict=True)))
+             for row in written),
             batch_size=2000,
         )  # fmt: skip
-        return
-    columns = ", ".join(name for name, _type in ENTRY_COLUMNS)
-    # Each column one text of values ("" for None): psycopg adapts a list value by value,
-    # which took longer than the ranking's writing itself.
+    Season.objects.filter(pk=season.pk).update(
+        entries_done=max(locked.done, covers), entries_at=now, entries_reference=reference
+    )
+
+
+def _write_postgresql(
+    season: Season, gone: list[int], written: list[Row], now: datetime.datetime
+) -> None:
+    """The same in two statements, the rows passed as arrays, each one text (a season of
+    10,000 players in some 50 ms instead of 600 through the ORM; psycopg adapts a list value
+    by value, which took longer than the ranking's writing itself)."""
+    table = SeasonEntry._meta.db_table  # the names come from the model and ENTRY_COLUMNS
     arrays = ", ".join(f"string_to_array(%s, ',', '')::{kind}[]" for _name, kind in ENTRY_COLUMNS)
     with connection.cursor() as cursor:
-        # The names come from the model and ENTRY_COLUMNS; every value is a parameter.
-        cursor.execute(
-            f"INSERT INTO {SeasonEntry._meta.db_table} (season_id, computed_at, {columns}) "
-            f"SELECT %s, %s, * FROM unnest({arrays})",
-            [season.pk, now, *(_text(column) for column in zip(*rows, strict=True))],
-        )
+        if gone:
+            cursor.execute(
+                f"DELETE FROM {table} WHERE season_id = %s "
+                "AND player_id = ANY(string_to_array(%s, ',')::bigint[])",
+                [season.pk, _text(gone)],
+            )
+        if written:
+            cursor.execute(
+                f"INSERT INTO {table} (season_id, computed_at, {', '.join(NAMES)}) "
+                f"SELECT %s, %s, * FROM unnest({arrays})",
+                [season.pk, now, *(_text(column) for column in zip(*written, strict=True))],
+            )
 
 
 def _text(column: Sequence[int | bool | None]) -> str:

@@ -50,6 +50,9 @@ class Season(models.Model):
     entries_done = models.PositiveBigIntegerField(default=0, editable=False)
     # When the stored ranking was last written; None: never (the page computes it once).
     entries_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # The reference date the stored ranking was computed for: a refresh of only the changed
+    # tournaments' players keeps the others' lines only while it is the same.
+    entries_reference = models.DateField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["name"]
@@ -72,6 +75,10 @@ class SeasonTournament(models.Model):
     added_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
+    # The season's refresh request (``Season.entries_requested``) that last said its results
+    # changed: its players' stored lines are computed again while it is above
+    # ``Season.entries_done`` (``seasons.entries``).
+    results_changed = models.PositiveBigIntegerField(default=0, editable=False)
 
     class Meta:
         verbose_name = _("tournament of a season")
@@ -101,11 +108,12 @@ class SeasonChange(ChangeLog):
 
 class SeasonEntry(models.Model):
     """A player's line in a season's ranking, stored for the reads that must be quick (his
-    page, the season's page and API): written by ``seasons.entries.refresh_season_entries``
-    from the pure ranking whenever results of an attached tournament or the season change.
-    The value is exact: ``value_numerator / value_denominator`` (the average per series, or
-    the counted sum). ``position`` is the line's order in the ranking (the ranked by place,
-    then the players still short of the minimum), what the season's pages are cut by."""
+        page, the season's page and API): written by ``seasons.entries.refresh_season_entries``
+        from the pure ranking whenever results of an attached tournament or the season change
+    (only the lines that changed are written).
+        The value is exact: ``value_numerator / value_denominator`` (the average per series, or
+        the counted sum). ``position`` is the line's order in the ranking (the ranked by place,
+        then the players still short of the minimum), what the season's pages are cut by."""
 
     season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="entries")
     player = models.ForeignKey(
@@ -122,7 +130,8 @@ class SeasonEntry(models.Model):
     ranked = models.BooleanField()
     position = models.PositiveIntegerField(default=0)
     provisional = models.BooleanField(default=False)  # a result shown, not counted yet
-    computed_at = models.DateTimeField()
+    best_result = models.BigIntegerField(default=0)  # the best counted score (a tie-break)
+    computed_at = models.DateTimeField()  # when the line was last written (it changed)
 
     class Meta:
         verbose_name = _("stored season line")

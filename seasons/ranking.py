@@ -267,7 +267,8 @@ def score(rule: RankingRule, result: Result) -> int:
     return result.total
 
 
-#: Tie-breaks after the main value, each larger is better.
+#: Tie-breaks after the main value, each larger is better; ``Standing`` has a field of each
+#: name (what the ranking orders by).
 TIEBREAKS: dict[str, Callable[[Line], int]] = {
     "series": lambda line: line.series,
     "total": lambda line: line.total,
@@ -359,15 +360,72 @@ def explain(
     return _line(rule, player, results, reference, window_opens(rule, reference))
 
 
-def _key(rule: RankingRule, line: Line) -> tuple[float | Fraction | int, ...]:
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """What a line is ordered by: its value and the figures its tie-breaks read (the keys
+    of ``TIEBREAKS``, by the same names). A stored line gives it as well as a computed one,
+    so a refresh that computes only some players' lines orders them among the others'."""
+
+    player: int
+    value: Fraction
+    series: int
+    total: int
+    tournaments: int  # results counted
+    best_result: int  # the best counted score (0: none)
+    qualified: bool  # counts something and is not short of the minimum: gets a place
+
+
+def standing(line: Line) -> Standing:
+    return Standing(
+        player=line.player,
+        value=line.value,
+        series=line.series,
+        total=line.total,
+        tournaments=len(line.counted),
+        best_result=max((e.score for e in line.counted), default=0),
+        qualified=bool(line.counted) and not line.missing_series,
+    )
+
+
+def _key(rule: RankingRule, line: Standing) -> tuple[float | Fraction | int, ...]:
     """Larger is better. The value's float comes first: it is rounded correctly, so never in
     the wrong order, and compares much faster than the exact value, which only decides
-    between equal floats."""
+    between equal floats. The tie-breaks are those of ``TIEBREAKS``, read by name."""
     return (
         float(line.value),
         line.value,
-        *(TIEBREAKS[k](line) for k in rule.tiebreak if k in TIEBREAKS),
+        *(getattr(line, k) for k in rule.tiebreak if k in TIEBREAKS),
     )
+
+
+def order(
+    rule: RankingRule, standings: Iterable[Standing]
+) -> list[tuple[Standing, int | None, bool]]:
+    """The standings in the ranking's order, each with its place (None: not placed) and
+    whether the place is shared: the qualified ones best first (equal on the value and
+    every tie-break: the same place, the next one skipped), then the others (best first,
+    those with nothing counted last). Among equals, the smaller player key first."""
+    ranked: list[tuple[tuple[float | Fraction | int, ...], int, Standing]] = []
+    rest: list[tuple[bool, tuple[float | Fraction | int, ...], int, Standing]] = []
+    for one in standings:
+        if one.qualified:
+            ranked.append((_key(rule, one), -one.player, one))
+        else:
+            rest.append((one.tournaments > 0, _key(rule, one), -one.player, one))
+    # Sorted by the key tuples alone (the player is unique): no comparison reaches the line.
+    ranked.sort(key=lambda t: t[:2], reverse=True)
+    rest.sort(key=lambda t: t[:3], reverse=True)
+    placed: list[tuple[Standing, int | None, bool]] = []
+    place = 0
+    for index, (key, _p, one) in enumerate(ranked):
+        if not index or ranked[index - 1][0] != key:
+            place = index + 1
+        shared = (index > 0 and ranked[index - 1][0] == key) or (
+            index + 1 < len(ranked) and ranked[index + 1][0] == key
+        )
+        placed.append((one, place, shared))
+    placed.extend((one, None, False) for *_k, one in rest)
+    return placed
 
 
 def _placed(line: Line, place: int, shared: bool) -> Line:
@@ -385,36 +443,30 @@ def _placed(line: Line, place: int, shared: bool) -> Line:
     )
 
 
-def rank_season(
+def unplaced_lines(
     rule: RankingRule, results: Iterable[Result], reference: datetime.date
-) -> tuple[Line, ...]:
-    """Every player with a result (one result per player and tournament): the ranked ones
-    best first with their places (equal on the value and every tie-break: the same place,
-    the next one skipped), then the players still short of ``min_series`` (best first, no
-    place), then those with nothing counted. Among equals, the smaller player key first (an
-    order independent of the input's)."""
+) -> dict[int, Line]:
+    """Every player's line from his results (one result per player and tournament),
+    without a place: player -> line."""
     by_player: dict[int, list[Result]] = defaultdict(list)
     for result in results:
         by_player[result.player].append(result)
     opens = window_opens(rule, reference)
-    ranked: list[tuple[tuple[float | Fraction | int, ...], int, Line]] = []
-    rest: list[tuple[bool, tuple[float | Fraction | int, ...], int, Line]] = []
-    for player, found in by_player.items():
-        line = _line(rule, player, found, reference, opens)
-        if line.counted and not line.missing_series:
-            ranked.append((_key(rule, line), -player, line))
-        else:
-            rest.append((bool(line.counted), _key(rule, line), -player, line))
-    # Sorted by the key tuples alone (the player is unique): no comparison reaches the line.
-    ranked.sort(key=lambda t: t[:2], reverse=True)
-    rest.sort(key=lambda t: t[:3], reverse=True)
-    placed: list[Line] = []
-    place = 0
-    for index, (key, _p, line) in enumerate(ranked):
-        if not index or ranked[index - 1][0] != key:
-            place = index + 1
-        shared = (index > 0 and ranked[index - 1][0] == key) or (
-            index + 1 < len(ranked) and ranked[index + 1][0] == key
-        )
-        placed.append(_placed(line, place, shared))
-    return (*placed, *(line for *_k, line in rest))
+    return {
+        player: _line(rule, player, found, reference, opens) for player, found in by_player.items()
+    }
+
+
+def rank_season(
+    rule: RankingRule, results: Iterable[Result], reference: datetime.date
+) -> tuple[Line, ...]:
+    """Every player with a result (one result per player and tournament), in the order of
+    ``order``: the ranked ones best first with their places (equal on the value and every
+    tie-break: the same place, the next one skipped), then the players still short of
+    ``min_series`` (best first, no place), then those with nothing counted. Among equals,
+    the smaller player key first (an order independent of the input's)."""
+    lines = unplaced_lines(rule, results, reference)
+    return tuple(
+        lines[one.player] if place is None else _placed(lines[one.player], place, shared)
+        for one, place, shared in order(rule, map(standing, lines.values()))
+    )

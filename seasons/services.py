@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import F
+from django.db.models import F, OuterRef, Subquery
 from django.utils.translation import gettext as _
 from kombu.exceptions import OperationalError as KombuOperationalError
 
@@ -239,15 +239,27 @@ def detach_tournament(season: Season, tournament: Tournament, *, actor: Actor) -
 # --- The stored ranking ---------------------------------------------------------------------
 
 
-def request_refresh(season_ids: Iterable[int]) -> None:
-    """Count a refresh request for each season and queue a task that refreshes it (the
-    tasks of requests that one refresh covers do nothing). Call it after the change has
-    committed."""
+def request_refresh(season_ids: Iterable[int], tournament_ids: Iterable[int]) -> None:
+    """Count a refresh request for each season, mark the tournaments' results changed in
+    it (``SeasonTournament.results_changed``: the refresh computes their players' lines
+    again) and queue a task that refreshes it (the tasks of requests that one refresh covers
+    do nothing). Call it after the change has committed."""
     ids = sorted(set(season_ids))
     if not ids:
         return
-    Season.objects.filter(pk__in=ids).update(entries_requested=F("entries_requested") + 1)
-    for pk, requested in Season.objects.filter(pk__in=ids).values_list("pk", "entries_requested"):
+    with transaction.atomic():
+        # The count first: a refresh that reads it finds the marks of every request it
+        # covers (they commit together; the count waits for a refresh's write).
+        Season.objects.filter(pk__in=ids).update(entries_requested=F("entries_requested") + 1)
+        SeasonTournament.objects.filter(season__in=ids, tournament__in=set(tournament_ids)).update(
+            results_changed=Subquery(
+                Season.objects.filter(pk=OuterRef("season_id")).values("entries_requested")
+            )
+        )
+        counted = list(
+            Season.objects.filter(pk__in=ids).values_list("pk", "entries_requested").order_by("pk")
+        )
+    for pk, requested in counted:
         try:
             refresh_season.delay(pk, requested)
         except (KombuOperationalError, OSError) as exc:
@@ -302,4 +314,4 @@ def refresh_after_players_merged(
         cursor.execute(sql, ids)
         seasons = [pk for (pk,) in cursor.fetchall()]
     if seasons:
-        request_refresh(seasons)
+        request_refresh(seasons, ids)

@@ -21,7 +21,7 @@ import datetime
 import gc
 import json
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
@@ -45,6 +45,7 @@ from seasons.ranking import (
     Why,
     explain,
     rank_season,
+    unplaced_lines,
     window_opens,
 )
 from seasons.rules import ranking_rule, uses_places
@@ -168,13 +169,21 @@ class _Tournament:
     complete: bool  # every series closed: its totals and places are final
 
 
-def _tournaments(season: Season, player: int | None = None) -> dict[int, _Tournament]:
+def _tournaments(
+    season: Season, player: int | None = None, changed: Sequence[int] = ()
+) -> dict[int, _Tournament]:
     """Tournament id → its description, tie-breaks, started and closed series (with
-    ``player``: of his tournaments only)."""
+    ``player``: of his tournaments only; with ``changed``: of the tournaments of their
+    players)."""
     attached = SeasonTournament.objects.filter(season=season).values("tournament_id")
     if player is not None:
         attached = attached.filter(
             tournament__in=Registration.objects.filter(player_id=player).values("tournament_id")
+        )
+    if changed:
+        theirs = Registration.objects.filter(tournament_id__in=changed).values("player_id")
+        attached = attached.filter(
+            tournament__in=Registration.objects.filter(player_id__in=theirs).values("tournament_id")
         )
     started = Max("series__number", filter=~Q(series__status=Series.Status.PLANNED))
     still_open = open_series_count()
@@ -217,7 +226,11 @@ def split_final(
     return tuple(final), tuple(pending)
 
 
-def _rows_sql(*, of_player: bool = False, names: bool = True) -> str:
+def _rows_sql(
+    *, of_player: bool = False, names: bool = True, changed: int = 0, places: bool = True
+) -> str:
+    """The statement of ``_load``; ``changed``: the number of changed tournaments whose
+    players' rows it reads (every row of their tournaments when ``places`` are ranked)."""
     registrations, players, totals, attached = (
         m._meta.db_table for m in (Registration, Player, TournamentTotal, SeasonTournament)
     )
@@ -227,6 +240,17 @@ def _rows_sql(*, of_player: bool = False, names: bool = True) -> str:
         if of_player
         else ""
     )
+    if changed:
+        theirs = (
+            f"SELECT d.player_id FROM {registrations} d "
+            f"WHERE d.tournament_id IN ({', '.join(['%s'] * changed)})"
+        )
+        only = (
+            f"AND r.tournament_id IN (SELECT o.tournament_id FROM {registrations} o "
+            f"WHERE o.player_id IN ({theirs}))"
+            if places
+            else f"AND r.player_id IN ({theirs})"
+        )
     if not names:  # what the stored ranking needs: no names
         return f"""
         SELECT r.id, r.tournament_id, r.player_id, CAST(t.series_points AS text)
@@ -276,7 +300,7 @@ def _value(rule: RankingRule, exact: Fraction) -> Decimal | int:
 
 
 @contextmanager
-def _collector_paused() -> Iterator[None]:
+def collector_paused() -> Iterator[None]:
     """The cyclic garbage collector waits while a ranking is built. A season of 80,000
     results makes some 400,000 objects, none in a cycle (reference counting frees them); the
     collector's full passes over a web process's heap took 0.6 s of a 1.4 s ranking."""
@@ -298,16 +322,28 @@ def season_ranking(
     Each result carries the player's place in its tournament when the rule scores places,
     or when ``places`` asks for it (the pages do: it explains a line). Ranking every
     tournament's standings again costs a third of a 500-tournament season's time."""
-    with _collector_paused():
+    with collector_paused():
         return _season_ranking(season, club=club, places=places)
 
 
 def season_lines(season: Season) -> tuple[Line, ...]:
     """The season's ranking as the pure core returns it, without names and explanations:
     what its stored ranking keeps (``seasons.entries.refresh_season_entries``)."""
-    with _collector_paused():
+    with collector_paused():
         loaded = _load(season, uses_places(ranking_rule(season)), names=False)
         return rank_season(loaded.rule, loaded.results, loaded.reference)
+
+
+def changed_lines(season: Season, tournaments: Sequence[int]) -> tuple[set[int], list[Line]]:
+    """The players registered in ``tournaments`` (of the season), and the lines of those
+    with a result, without places: from every result of theirs in the season, read in two
+    statements (with the places of their tournaments when the rule scores places)."""
+    with collector_paused():
+        places = uses_places(ranking_rule(season))
+        loaded = _load(season, places, names=False, changed=tournaments)
+        theirs = loaded.changed_players
+        results = [r for r in loaded.results if r.player in theirs] if places else loaded.results
+        return theirs, list(unplaced_lines(loaded.rule, results, loaded.reference).values())
 
 
 @dataclass(frozen=True)
@@ -317,21 +353,33 @@ class _Loaded:
     info: dict[int, TournamentInfo]
     names: dict[int, tuple[str, str]]  # player -> name, club
     results: list[Result]
+    changed_players: set[int] = dataclasses.field(default_factory=set)  # of ``changed``
 
 
 def _load(
-    season: Season, with_places: bool, player: int | None = None, *, names: bool = True
+    season: Season,
+    with_places: bool,
+    player: int | None = None,
+    *,
+    names: bool = True,
+    changed: Sequence[int] = (),
 ) -> _Loaded:
     """The season's results read in two statements (see the module's description); with
-    ``player`` only those of his tournaments (every player's, for the places); without
-    ``names`` no names (``_Loaded.names`` stays empty)."""
+    ``player`` only those of his tournaments (every player's, for the places); with
+    ``changed`` (tournaments) those of their players (with places: of every player of their
+    tournaments); without ``names`` no names (``_Loaded.names`` stays empty)."""
     rule = ranking_rule(season)
     reference = reference_date(season)
-    tournaments = _tournaments(season, player)
+    tournaments = _tournaments(season, player, changed)
     with connection.cursor() as cursor:
-        sql = _rows_sql(of_player=player is not None, names=names)
-        cursor.execute(sql, [season.pk] if player is None else [season.pk, player])
+        sql = _rows_sql(
+            of_player=player is not None, names=names, changed=len(changed), places=with_places
+        )
+        asked = [player] if player is not None else list(changed)
+        cursor.execute(sql, [season.pk, *asked])
         found = cursor.fetchall()
+    among = set(changed)
+    changed_players = {row[2] for row in found if row[1] in among}
     every = json.loads("[" + ",".join(row[3] or "[]" for row in found) + "]")
 
     named: dict[int, tuple[str, str]] = {}
@@ -376,7 +424,7 @@ def _load(
                         complete=about.complete,
                     )
                 )
-    return _Loaded(rule, reference, info, named, results)
+    return _Loaded(rule, reference, info, named, results, changed_players)
 
 
 def _season_ranking(
@@ -439,7 +487,7 @@ def player_explanation(season: Season, player: int) -> SeasonLine | None:
     """One player's line in the season with every result explained (which count, and why
     not), read from his tournaments only: two statements, whatever the season's size. Its
     place is the stored one (``SeasonEntry``); None when he has no result in the season."""
-    with _collector_paused():
+    with collector_paused():
         loaded = _load(season, True, player)
     mine = [r for r in loaded.results if r.player == player]
     if not mine:
@@ -519,7 +567,8 @@ def stored_line(entry: SeasonEntry) -> StoredLine:
         total=entry.total,
         tournaments=entry.tournaments,
         missing_series=entry.missing_series,
-        computed_at=entry.computed_at,
+        # The refresh writes only the lines that changed: the season says when it ran.
+        computed_at=entry.season.entries_at or entry.computed_at,
     )
 
 
@@ -577,6 +626,8 @@ __all__ = [
     "TournamentInfo",
     "Why",
     "as_seen_by",
+    "changed_lines",
+    "collector_paused",
     "exact_value",
     "line_as_seen_by",
     "player_explanation",

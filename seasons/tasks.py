@@ -11,10 +11,13 @@ from seasons.models import Season
 
 @shared_task(name="seasons.refresh", acks_late=True, reject_on_worker_lost=True, ignore_result=True)
 def refresh_season(season_id: int, requested: int | None = None) -> bool:
-    """Refresh one season's stored ranking (nothing when the season is gone, or when a
-    later refresh already covers ``requested``)."""
+    """Refresh one season's stored ranking after results changed: the lines of the changed
+    tournaments' players (nothing when the season is gone, or when a later refresh already
+    covers ``requested``)."""
     season = Season.objects.filter(pk=season_id).first()
-    return season is not None and refresh_season_entries(season, requested=requested)
+    return season is not None and refresh_season_entries(
+        season, requested=requested, only_changed=True
+    )
 
 
 @shared_task(name="seasons.refresh_all")

@@ -130,8 +130,8 @@ def test_a_request_covered_by_a_later_refresh_is_skipped(alice: User) -> None:
     t = played(alice, "t", "2026-03-01", {"Anna Albers": [10], "Bernd Bäcker": [20]})
     season = season_of(alice, [t], preset="best_n")
     with mock.patch("seasons.tasks.refresh_season.delay") as delay:
-        request_refresh([season.pk])
-        request_refresh([season.pk])
+        request_refresh([season.pk], [t.pk])
+        request_refresh([season.pk], [t.pk])
     assert [c.args for c in delay.call_args_list] == [(season.pk, 1), (season.pk, 2)]
     # The first task's refresh reads the results after both requests: the second has nothing
     # left to do.

@@ -23,7 +23,10 @@ from seasons.ranking import (
     final,
     in_window,
     months_before,
+    order,
     rank_season,
+    standing,
+    unplaced_lines,
 )
 from tests.seasons import reference_ranking
 
@@ -342,3 +345,44 @@ def test_averages_closer_than_a_float_are_told_apart() -> None:
         (3, 1, True),
         (1, 3, False),
     ]
+
+
+@given(
+    rule=rules,
+    results=results_strategy,
+    registered=st.sets(st.integers(1, 9), max_size=6),
+    changed=st.lists(
+        st.builds(
+            Result,
+            player=st.integers(1, 9),
+            tournament=st.just(7),
+            held_on=st.dates(day("2024-06-01"), day("2026-11-28")),
+            series_points=st.lists(st.integers(-150, 250), max_size=4).map(tuple),
+            place=st.none() | st.integers(1, 20),
+            open_points=st.just(()) | st.lists(st.integers(-150, 250), max_size=2).map(tuple),
+            complete=st.booleans(),
+        ),
+        max_size=6,
+        unique_by=lambda r: r.player,
+    ),
+)
+def test_ranking_only_the_changed_tournaments_players_again_gives_the_whole_ranking(
+    rule: RankingRule, results: list[Result], registered: set[int], changed: list[Result]
+) -> None:
+    """Tournament 7's results change (its registered players' results, some of them none
+    now): their lines computed again and ordered with the others' lines as they were (what
+    a stored ranking keeps of them) give the ranking of every result."""
+    registered |= {r.player for r in results if r.tournament == 7}  # they stay registered
+    held_on = changed[0].held_on if changed else day("2026-01-01")
+    mine = [dataclasses.replace(r, held_on=held_on) for r in changed if r.player in registered]
+    after = [*(r for r in results if r.tournament != 7), *mine]
+    whole = rank_season(rule, after, REFERENCE)
+    before = rank_season(rule, results, REFERENCE)
+    kept = [standing(ln) for ln in before if ln.player not in registered]
+    again = unplaced_lines(rule, [r for r in after if r.player in registered], REFERENCE)
+    ordered = order(rule, [*kept, *map(standing, again.values())])
+    assert [(s.player, place, shared) for s, place, shared in ordered] == [
+        (ln.player, ln.place, ln.shared) for ln in whole
+    ]
+    assert all(again[ln.player] == dataclasses.replace(ln, place=None, shared=False)
+               for ln in whole if ln.player in registered)  # fmt: skip
