@@ -11,14 +11,38 @@ at its socket (nothing to read: usable, as nothing was asked); only something to
 an idle connection (the server's goodbye, or a notice) sends Django's ``SELECT 1``. A
 server that vanishes without a word (a cut cable) is noticed by neither check before the
 query itself fails, which ``config.outage`` answers with 503.
+
+``prepared_cursor()`` is a cursor for the few statements every game entry sends (see
+``common.sql.prepared_cursor``): it binds the parameters on the server and prepares each
+statement on the connection, so PostgreSQL parses and plans it once per connection and
+psycopg does not quote the values into the text. Every other query keeps Django's client-side
+binding and is never prepared (Django turns psycopg's preparing off, for the sake of
+connection poolers in transaction mode; the deploy has none: ``deploy/``).
 """
 
 from __future__ import annotations
 
 import select
+from typing import Any
 
+import psycopg
 from django.db.backends.postgresql import base
+from django.db.backends.postgresql.psycopg_any import (  # type: ignore[import-untyped]
+    register_tzloader,
+)
+from django.db.backends.utils import CursorWrapper
 from psycopg import pq
+
+TIMESTAMPTZ_OID = psycopg.adapters.types["timestamptz"].oid
+
+
+class PreparedCursor(psycopg.Cursor[Any]):
+    """Server-side binding; each statement prepared on its first execution (psycopg keeps
+    the connection's last 100)."""
+
+    def execute(self, query: Any, params: Any = None, **kwargs: Any) -> Any:
+        kwargs.setdefault("prepare", True)
+        return super().execute(query, params, **kwargs)
 
 
 class DatabaseWrapper(base.DatabaseWrapper):
@@ -29,6 +53,24 @@ class DatabaseWrapper(base.DatabaseWrapper):
         if not _readable(conn.pgconn.socket):
             return True
         return bool(super().is_usable())
+
+    def get_new_connection(self, conn_params: dict[str, Any]) -> psycopg.Connection[Any]:
+        connection: psycopg.Connection[Any] = super().get_new_connection(conn_params)
+        if connection.prepare_threshold is None:  # Django's default: psycopg prepares nothing
+            # Only what a PreparedCursor asks for; no other statement ever by its count.
+            connection.prepare_threshold = 2**31
+        return connection
+
+    def prepared_cursor(self) -> CursorWrapper:
+        """Like ``cursor()``, with a ``PreparedCursor`` underneath."""
+        self.close_if_health_check_failed()
+        self.ensure_connection()
+        with self.wrap_database_errors:
+            cursor = PreparedCursor(self.connection)
+            loader = self.connection.adapters.get_loader(TIMESTAMPTZ_OID, pq.Format.TEXT)
+            if self.timezone != loader.timezone:
+                register_tzloader(self.timezone, cursor)
+            return self._prepare_cursor(cursor)  # type: ignore[attr-defined,no-any-return]
 
 
 def _readable(fd: int) -> bool:
