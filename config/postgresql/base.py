@@ -26,7 +26,7 @@ import select
 from typing import Any
 
 import psycopg
-from django.db.backends.postgresql import base
+from django.db.backends.postgresql import base, operations
 from django.db.backends.postgresql.psycopg_any import (  # type: ignore[import-untyped]
     register_tzloader,
 )
@@ -45,7 +45,21 @@ class PreparedCursor(psycopg.Cursor[Any]):
         return super().execute(query, params, **kwargs)
 
 
+class DatabaseOperations(operations.DatabaseOperations):
+    def last_executed_query(self, cursor: Any, sql: str, params: Any) -> str:
+        """The SQL of a logged query (``DEBUG``, tests): a prepared cursor's with its values,
+        as Django shows the others."""
+        if not isinstance(cursor, PreparedCursor):
+            return super().last_executed_query(cursor, sql, params)
+        try:
+            return self.compose_sql(sql, params)  # type: ignore[no-any-return]
+        except psycopg.errors.DataError:
+            return sql
+
+
 class DatabaseWrapper(base.DatabaseWrapper):
+    ops_class = DatabaseOperations
+
     def is_usable(self) -> bool:
         conn = self.connection
         if conn is None or conn.closed or conn.pgconn.status != pq.ConnStatus.OK:

@@ -25,10 +25,12 @@ def prepared_statements() -> list[tuple[str, int]]:
 
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="the PostgreSQL backend")
 def test_a_statement_is_prepared_once_and_other_queries_never() -> None:
-    for value in (1, 2, 3):
-        with prepared_cursor() as cursor:
-            cursor.execute("SELECT %s::int + 40", [value])
-            assert cursor.fetchone() == (value + 40,)
+    with CaptureQueriesContext(connection) as queries:
+        for value in (1, 2, 3):
+            with prepared_cursor() as cursor:
+                cursor.execute("SELECT %s::int + 40", [value])
+                assert cursor.fetchone() == (value + 40,)
+    assert [q["sql"] for q in queries] == [f"SELECT {v}::int + 40" for v in (1, 2, 3)]
     for _ in range(10):
         assert Table.objects.filter(number=-1).count() == 0  # Django's client-side binding
     assert [(sql, runs) for sql, runs in prepared_statements() if "+ 40" in sql] == [
