@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from django.db import connection, transaction
+from django.db import transaction
 from django.db.models import F, OuterRef, Subquery
 from django.utils.translation import gettext as _
 from kombu.exceptions import OperationalError as KombuOperationalError
@@ -25,6 +25,7 @@ from clubs.services import home_club
 from common import slugs
 from common.actors import Actor
 from common.services import Refusal, ServiceError
+from common.sql import prepared_cursor
 from seasons.entries import refresh_season_entries
 from seasons.models import Season, SeasonChange, SeasonTournament
 from seasons.permissions import attachable_tournaments, can_manage
@@ -310,7 +311,7 @@ def refresh_after_players_merged(
     sql = _SEASONS_OF.format(
         table=SeasonTournament._meta.db_table, ids=", ".join(["%s"] * len(ids))
     )
-    with connection.cursor() as cursor:  # table name from the model; the ids are parameters
+    with prepared_cursor() as cursor:  # table name from the model; the ids are parameters
         cursor.execute(sql, ids)
         seasons = [pk for (pk,) in cursor.fetchall()]
     if seasons:

@@ -158,6 +158,14 @@ def instrument_wrapper(wrapper: Any) -> None:
         return instrument(original(conn_params))
 
     wrapper.get_new_connection = get_new_connection
+    # The backend's prepared cursors (``config/postgresql/base.py``) are made from a class,
+    # not from the connection's factory: count theirs too.
+    from config.postgresql import base
+
+    if not getattr(base.PreparedCursor, MARK, False):
+        counting = counting_factory(base.PreparedCursor)
+        setattr(counting, MARK, True)
+        base.PreparedCursor = counting  # type: ignore[misc]  # a class, replaced
     if wrapper.connection is not None:
         instrument(wrapper.connection)
     setattr(wrapper, MARK, True)

@@ -11,17 +11,55 @@ at its socket (nothing to read: usable, as nothing was asked); only something to
 an idle connection (the server's goodbye, or a notice) sends Django's ``SELECT 1``. A
 server that vanishes without a word (a cut cable) is noticed by neither check before the
 query itself fails, which ``config.outage`` answers with 503.
+
+``prepared_cursor()`` is a cursor for the few statements every game entry sends (see
+``common.sql.prepared_cursor``): it binds the parameters on the server and prepares each
+statement on the connection, so PostgreSQL parses and plans it once per connection and
+psycopg does not quote the values into the text. Every other query keeps Django's client-side
+binding and is never prepared (Django turns psycopg's preparing off, for the sake of
+connection poolers in transaction mode; the deploy has none: ``deploy/``).
 """
 
 from __future__ import annotations
 
 import select
+from typing import Any
 
-from django.db.backends.postgresql import base
+import psycopg
+from django.db.backends.postgresql import base, operations
+from django.db.backends.postgresql.psycopg_any import (  # type: ignore[import-untyped]
+    register_tzloader,
+)
+from django.db.backends.utils import CursorWrapper
 from psycopg import pq
+
+TIMESTAMPTZ_OID = psycopg.adapters.types["timestamptz"].oid
+
+
+class PreparedCursor(psycopg.Cursor[Any]):
+    """Server-side binding; each statement prepared on its first execution (psycopg keeps
+    the connection's last 100)."""
+
+    def execute(self, query: Any, params: Any = None, **kwargs: Any) -> Any:
+        kwargs.setdefault("prepare", True)
+        return super().execute(query, params, **kwargs)
+
+
+class DatabaseOperations(operations.DatabaseOperations):
+    def last_executed_query(self, cursor: Any, sql: str, params: Any) -> str:
+        """The SQL of a logged query (``DEBUG``, tests): a prepared cursor's with its values,
+        as Django shows the others."""
+        if not isinstance(cursor, PreparedCursor):
+            return super().last_executed_query(cursor, sql, params)
+        try:
+            return self.compose_sql(sql, params)  # type: ignore[no-any-return]
+        except psycopg.errors.DataError:
+            return sql
 
 
 class DatabaseWrapper(base.DatabaseWrapper):
+    ops_class = DatabaseOperations
+
     def is_usable(self) -> bool:
         conn = self.connection
         if conn is None or conn.closed or conn.pgconn.status != pq.ConnStatus.OK:
@@ -29,6 +67,24 @@ class DatabaseWrapper(base.DatabaseWrapper):
         if not _readable(conn.pgconn.socket):
             return True
         return bool(super().is_usable())
+
+    def get_new_connection(self, conn_params: dict[str, Any]) -> psycopg.Connection[Any]:
+        connection: psycopg.Connection[Any] = super().get_new_connection(conn_params)
+        if connection.prepare_threshold is None:  # Django's default: psycopg prepares nothing
+            # Only what a PreparedCursor asks for; no other statement ever by its count.
+            connection.prepare_threshold = 2**31
+        return connection
+
+    def prepared_cursor(self) -> CursorWrapper:
+        """Like ``cursor()``, with a ``PreparedCursor`` underneath."""
+        self.close_if_health_check_failed()
+        self.ensure_connection()
+        with self.wrap_database_errors:
+            cursor = PreparedCursor(self.connection)
+            loader = self.connection.adapters.get_loader(TIMESTAMPTZ_OID, pq.Format.TEXT)
+            if self.timezone != loader.timezone:
+                register_tzloader(self.timezone, cursor)
+            return self._prepare_cursor(cursor)  # type: ignore[attr-defined,no-any-return]
 
 
 def _readable(fd: int) -> bool:

@@ -28,6 +28,7 @@ from django.utils.translation import gettext as _
 
 from common.actors import Actor
 from common.services import Refusal, ServiceError
+from common.sql import prepared_cursor
 from rules.errors import EngineError
 from rules.ruleset import RuleSet
 from rules.series import Completion, Finding, Severity
@@ -125,7 +126,7 @@ def _claim_in_one(table: Table) -> Claim:
         "table": table.pk, "open": ScoreSheet.Status.OPEN.value,
         "mode": table.series.tournament.entry_mode, "now": now,
     }  # fmt: skip
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:
         cursor.execute(sql, params)
         found = cursor.fetchone()
     pk, version, status, mode, timeout, unconfirmed, seat_pairs, game_pairs = found

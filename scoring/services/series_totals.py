@@ -29,7 +29,7 @@ from django.db import connection, transaction
 from django.db.models import Count, Model, Q, QuerySet, Sum
 from django.db.models.functions import Coalesce
 
-from common.sql import insert_cte
+from common.sql import insert_cte, prepared_cursor
 from scoring.models import PlayerScore, SeriesTotal, TournamentTotal
 from scoring.signals import announce_totals_changed
 from tournaments.models import Series, Tournament
@@ -282,7 +282,7 @@ def save_with_totals(
         **extra,
     }
     returning = "(SELECT id FROM new_game)" if game is not None else ""
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:
         cursor.execute(recompute_sql(", ".join(ctes), returning=returning), values)
         if game is not None:
             # Every locked player's totals row is updated, so each row names the game.
