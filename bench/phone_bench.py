@@ -6,8 +6,10 @@ served by gunicorn (2 workers of 4 threads) with DEBUG off, as in hall mode (the
 its hashed, compressed static files itself through WhiteNoise), and, if nginx is installed,
 behind nginx with the deploy's static location (deploy/nginx/doko.conf). Printed per
 server: bytes on the wire (headers and bodies, as Chromium counts them) by kind, the time
-to interactive (the document parsed and its deferred scripts run, htmx among them:
-DOMContentLoaded), a reload's requests and bytes, and one game save: from the tap on "Spiel
+to interactive (the document parsed and its deferred scripts run: DOMContentLoaded), when
+the outbox is ready (``body[data-outbox-ready]`` set: its script has read the phone's
+IndexedDB; seen by a MutationObserver installed before the page's scripts, so older code is
+timed alike), a reload's requests and bytes, and one game save: from the tap on "Spiel
 speichern" until the sheet names the next game (timed in the page, see ``TIMER``), with the
 requests it took (a normal game of two Re players with 151 points, entered on the page as a
 captain would; skipped when the table's next game is a forced solo or the sheet is not open
@@ -113,11 +115,25 @@ def nginx_site(code: Path, work: Path, port: int, upstream: int) -> str:
     )
 
 
+#: Installed before the page's own scripts: the time the outbox says it is ready.
+READY = """
+new MutationObserver((changes, observer) => {
+  if (document.body && document.body.dataset.outboxReady === "1") {
+    window.__outboxReady = performance.now();
+    observer.disconnect();
+  }
+}).observe(document, { attributes: true, subtree: true, attributeFilter: ["data-outbox-ready"] });
+"""
+
+
 @dataclass
 class Load:
     interactive: float  # seconds from navigation start to DOMContentLoaded
+    ready: float | None = None  # seconds from navigation start to the outbox's ready flag
     bytes_by_kind: dict[str, int] = field(default_factory=dict)
     requests: int = 0
+    later_bytes: int = 0  # of the first load: files asked for after the load event
+    later: list[str] = field(default_factory=list)
     reload_bytes: int = 0
     reload_requests: list[str] = field(default_factory=list)
     save: float | None = None  # seconds from the tap on save to the next game's number
@@ -197,6 +213,7 @@ def save_game(
 def measure(browser: Any, url: str) -> Load:
     context = browser.new_context(service_workers="block", viewport={"width": 390, "height": 844})
     page = context.new_page()
+    page.add_init_script(READY)
     cdp = context.new_cdp_session(page)
     cdp.send("Network.enable")
     cdp.send("Network.setCacheDisabled", {"cacheDisabled": False})
@@ -219,12 +236,23 @@ def measure(browser: Any, url: str) -> Load:
         "() => { const n = performance.getEntriesByType('navigation')[0];"
         " return n.domContentLoadedEventEnd / 1000; }"
     )
-    if "tisch" in url and not page.evaluate("() => Boolean(window.htmx)"):
-        raise SystemExit("htmx did not load on the captain page")
-    load = Load(interactive=interactive, requests=len(done))
+    ready = None
+    if "tisch" in url:
+        page.wait_for_function("() => window.__outboxReady !== undefined", timeout=30_000)
+        ready = page.evaluate("() => window.__outboxReady") / 1000
+    load = Load(interactive=interactive, ready=ready, requests=len(done))
+    after = set(page.evaluate(
+        "() => { const end = performance.getEntriesByType('navigation')[0].loadEventEnd;"
+        " return performance.getEntriesByType('resource').filter(e => e.startTime >= end)"
+        ".map(e => e.name); }"
+    ))  # fmt: skip
     for request_id, size in done.items():
-        kind = kind_of(*mimes.get(request_id, (url, "")))
+        address, mime = mimes.get(request_id, (url, ""))
+        kind = kind_of(address, mime)
         load.bytes_by_kind[kind] = load.bytes_by_kind.get(kind, 0) + size
+        if address in after:
+            load.later_bytes += size
+            load.later.append(short(address))
     first = set(done)
     page.reload(wait_until="load")
     page.wait_for_load_state("networkidle")
@@ -310,11 +338,20 @@ def main() -> None:
     for name, runs in results.items():
         best = sorted(runs, key=lambda r: r.interactive)[len(runs) // 2]
         kinds = ", ".join(f"{k} {v / 1000:.1f}" for k, v in sorted(best.bytes_by_kind.items()))
+        spread = sorted(r.interactive for r in runs)
         print(f"{name:<26} first load {best.total / 1000:6.1f} KB in {best.requests} requests "
-              f"({kinds}); interactive {best.interactive:.2f} s = "
-              f"{best.interactive / floor:.2f}x the baseline; reload {best.reload_bytes / 1000:.1f}"
-              f" KB in {len(best.reload_requests)} requests "
+              f"({kinds}); interactive {best.interactive:.2f} s ({spread[0]:.2f}-{spread[-1]:.2f})"
+              f" = {best.interactive / floor:.2f}x the baseline; reload "
+              f"{best.reload_bytes / 1000:.1f} KB in {len(best.reload_requests)} requests "
               f"({', '.join(best.reload_requests) or '-'})")  # fmt: skip
+        if best.later:
+            print(f"{'':<26} of it after the load event: {best.later_bytes / 1000:.1f} KB "
+                  f"({', '.join(best.later)})")  # fmt: skip
+        readies = sorted(r.ready for r in runs if r.ready is not None)
+        if readies:
+            middle = readies[len(readies) // 2]
+            print(f"{'':<26} outbox ready {middle:.2f} s ({readies[0]:.2f}-{readies[-1]:.2f}) "
+                  f"= {middle / floor:.2f}x the baseline")  # fmt: skip
         saves = sorted(r.save for r in runs if r.save is not None)
         if saves:
             sent = [r.save_requests for r in runs if r.save is not None][-1]
