@@ -77,7 +77,12 @@ document.addEventListener("input", (event) => {
   if (wrap) stepperRefresh(wrap);
 });
 
-addSteppers(document);
+// Loaded async on the captain page: the document may still be parsing.
+if (document.readyState === "loading") {
+  document.addEventListener("DOMContentLoaded", () => addSteppers(document), { once: true });
+} else {
+  addSteppers(document);
+}
 document.addEventListener("htmx:load", (event) => addSteppers(event.target));
 document.addEventListener("sheet:swapped", (event) => addSteppers(event.target)); // js/sheet.js
 

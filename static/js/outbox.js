@@ -9,9 +9,20 @@
 // the words in the data-t-* attributes of #outbox (translated on the server). A save swaps the
 // page's main part (the answer brings it; js/sheet.js swaps it): the script then reads them
 // again.
-(() => {
+(function outbox() {
   "use strict";
 
+  // Loaded async, as idb-keyval is: it starts once the document is parsed and idb-keyval has
+  // run, whichever comes last (if idb-keyval never loads, the form posts as without it).
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", outbox, { once: true });
+    return;
+  }
+  const library = document.querySelector("script[data-idb-keyval]");
+  if (!window.idbKeyval && library) {
+    library.addEventListener("load", outbox, { once: true });
+    return;
+  }
   const store = window.idbKeyval;
   if (!document.getElementById("sheet-data") || !document.getElementById("outbox")) return;
   if (!store || !window.indexedDB) return;
@@ -698,7 +709,6 @@
     }
     showNetwork();
     document.body.dataset.outboxReady = "1";
-    performance.mark("outbox-ready"); // bench/phone_bench.py reads when
     sync();
   });
 })();

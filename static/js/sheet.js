@@ -123,5 +123,7 @@
     }, seconds * 1000);
   };
   const startPolls = () => document.querySelectorAll("[data-poll]").forEach(poll);
-  startPolls();
+  // Loaded async: the document may still be parsing.
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", startPolls);
+  else startPolls();
 })();
