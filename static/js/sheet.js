@@ -6,6 +6,8 @@
 (() => {
   "use strict";
 
+  let waiting = null; // the preview's timer
+
   const outboxPending = () => document.body.dataset.outboxPending;
   const headers = () => {
     const sent = { "HX-Request": "true" }; // the views answer with the page's main part
@@ -26,6 +28,7 @@
   const swap = (html) => {
     const main = document.querySelector("main");
     if (!main) return false;
+    clearTimeout(waiting); // a preview of the form that is gone
     main.innerHTML = html;
     const title = main.querySelector("title");
     if (title) {
@@ -74,12 +77,11 @@
   });
 
   // --- the live preview ----------------------------------------------------------------------
-  let waiting = null;
   let asked = 0;
-  const preview = async () => {
-    const box = document.getElementById("preview");
-    const form = box && box.closest("form");
-    if (!form || !box.dataset.preview || !navigator.onLine) return; // offline: nothing to ask
+  const preview = async (box) => {
+    const form = box.closest("form");
+    // Offline there is nothing to ask: the value is calculated when the game is sent.
+    if (!form || !box.isConnected || !box.dataset.preview || !navigator.onLine) return;
     const mine = ++asked;
     try {
       const response = await send(box.dataset.preview, form);
@@ -93,10 +95,13 @@
     const form = box && box.closest("form");
     if (!form || !(event.target instanceof Element) || !form.contains(event.target)) return;
     clearTimeout(waiting);
-    waiting = setTimeout(preview, ms);
+    waiting = setTimeout(() => preview(box), ms);
   };
   document.addEventListener("change", (event) => later(event, 400));
   document.addEventListener("input", (event) => later(event, 1000));
+  // A save (here or by the outbox, which stops the event in the capture phase) brings its
+  // own page: the preview a blur scheduled on the way to the button is not asked.
+  document.addEventListener("submit", () => clearTimeout(waiting), true);
 
   // --- polls: <section data-poll="url" data-poll-seconds="30"> is replaced by the answer --
   const polled = new WeakSet();
