@@ -14,13 +14,13 @@ from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.views import View
 
-#: The static files the captain page loads (templates/base.html and table_home.html).
+#: The static files the captain page loads (templates/scoring/table_home.html, and after it
+#: what the outbox loads: the QR library, js-sha256 where there is no crypto.subtle).
 CAPTAIN_STATIC = (
-    "vendor/pico/pico.min.css",
-    "css/app.css",
+    "css/captain.css",
     "favicon.svg",
-    "vendor/htmx/htmx.min.js",
     "js/app.js",
+    "js/sheet.js",
     "vendor/idb-keyval/idb-keyval.umd.js",
     "vendor/qrcode-generator/qrcode.js",
     "vendor/js-sha256/sha256.min.js",

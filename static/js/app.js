@@ -12,7 +12,7 @@ document.addEventListener("submit", (event) => {
 // a − and a + button around the box (the box stays typable; without JavaScript it is all
 // there is). The buttons respect min and max, leave the box empty at 0 (its placeholder
 // shows 0) and send "input" and "change" events, as a typed and left box would, so the live
-// preview (htmx, which waits for a pause) follows.
+// preview (js/sheet.js, which waits for a pause) follows.
 const stepperValue = (input) => {
   const n = Number.parseInt(input.value, 10);
   return Number.isNaN(n) ? 0 : n;
@@ -77,8 +77,14 @@ document.addEventListener("input", (event) => {
   if (wrap) stepperRefresh(wrap);
 });
 
-addSteppers(document);
+// Loaded async on the captain page: the document may still be parsing.
+if (document.readyState === "loading") {
+  document.addEventListener("DOMContentLoaded", () => addSteppers(document), { once: true });
+} else {
+  addSteppers(document);
+}
 document.addEventListener("htmx:load", (event) => addSteppers(event.target));
+document.addEventListener("sheet:swapped", (event) => addSteppers(event.target)); // js/sheet.js
 
 // The check-in list (<input data-checkin-search>): after each tap on a row the search is
 // cleared, the whole list comes back and the cursor is in the search again, ready for the

@@ -7,10 +7,22 @@
 //
 // Reads: <script type="application/json" id="sheet-data"> (what the server sends ahead) and
 // the words in the data-t-* attributes of #outbox (translated on the server). A save swaps the
-// page's main part (the answer brings it, or htmx does): the script then reads them again.
-(() => {
+// page's main part (the answer brings it; js/sheet.js swaps it): the script then reads them
+// again.
+(function outbox() {
   "use strict";
 
+  // Loaded async, as idb-keyval is: it starts once the document is parsed and idb-keyval has
+  // run, whichever comes last (if idb-keyval never loads, the form posts as without it).
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", outbox, { once: true });
+    return;
+  }
+  const library = document.querySelector("script[data-idb-keyval]");
+  if (!window.idbKeyval && library) {
+    library.addEventListener("load", outbox, { once: true });
+    return;
+  }
   const store = window.idbKeyval;
   if (!document.getElementById("sheet-data") || !document.getElementById("outbox")) return;
   if (!store || !window.indexedDB) return;
@@ -24,7 +36,7 @@
     form = document.querySelector("form.game-form");
     tbody = document.getElementById("sheet-rows");
     saveButton = form ? form.querySelector("button.save") : null;
-    // A form correcting a saved game (it posts a "number") stays online-only (htmx saves it).
+    // A form correcting a saved game (it posts a "number") stays online-only (js/sheet.js).
     newGameForm = form && !form.querySelector("input[type=hidden][name=number]") ? form : null;
   };
   bindElements();
@@ -419,14 +431,7 @@
 
   // The page's main part after a save (the answer's page_html): the sheet with the new row,
   // the next game's blank form, the flash; then this script reads the page again.
-  const swapPage = (html) => {
-    const main = document.querySelector("main");
-    if (!main || !window.htmx) return false;
-    window.htmx.swap(main, html, { swapStyle: "innerHTML" });
-    window.scrollTo(0, 0);
-    rebind();
-    return true;
-  };
+  const swapPage = (html) => Boolean(window.sheetPage && window.sheetPage.swap(html)); // rebinds
   // A page shown after an error keeps the key it was posted with (a resend is recognised);
   // any other page (possibly an old copy from the cache) starts with a fresh one.
   const freshKey = () => {
@@ -436,7 +441,7 @@
   document.addEventListener("input", (event) => {
     if (newGameForm && newGameForm.contains(event.target)) dirty = true;
   });
-  // Caught before htmx sees it (capture): the outbox decides how a new game is sent.
+  // Caught before js/sheet.js sees it (capture): the outbox decides how a new game is sent.
   document.addEventListener(
     "submit",
     async (event) => {
@@ -539,13 +544,6 @@
     if (document.visibilityState === "visible") sync();
   });
   setInterval(sync, SYNC_EVERY_MS);
-  // Offline the live preview has nothing to ask: the value is calculated when sent.
-  document.addEventListener("htmx:beforeRequest", (event) => {
-    if (!navigator.onLine) event.preventDefault();
-  });
-  document.addEventListener("htmx:configRequest", (event) => {
-    event.detail.headers["X-Outbox-Pending"] = String(pendingCount());
-  });
   if (navigator.storage && navigator.storage.persist) navigator.storage.persist().catch(() => {});
 
   // --- QR codes for the organizers' scanner (OFFLINE.md section 4) --------------------------
@@ -563,7 +561,8 @@
       );
       return crypto.subtle.sign("HMAC", key, utf8(message));
     }
-    return window.sha256.hmac.arrayBuffer(token(), message); // plain HTTP: no crypto.subtle
+    await loadLibrary("sha256", box.dataset.sha256); // plain HTTP: no crypto.subtle
+    return window.sha256.hmac.arrayBuffer(token(), message);
   };
   const MAX_CODE = 1000;
   const encode = (list) =>
@@ -591,29 +590,35 @@
       }),
     );
   };
-  // The QR code library is needed only for the codes: loaded after the page (never before it
-  // is usable), from data-qrcode, unless a <script> of the page brought it already. The
-  // service worker keeps it with the page's other files, so the codes also work offline.
-  let qrLibrary = null;
-  const loadQrLibrary = () => {
-    if (window.qrcode) return Promise.resolve();
-    if (!qrLibrary) {
-      qrLibrary = new Promise((resolve, reject) => {
+  // The QR code library (and js-sha256 where there is no crypto.subtle) is needed only for
+  // the codes: loaded after the page (never before it is usable), from data-qrcode and
+  // data-sha256, unless a <script> of the page brought it already, so the codes also work
+  // once the phone is offline. The service worker keeps them with the page's other files.
+  const libraries = {};
+  const loadLibrary = (name, src) => {
+    if (window[name]) return Promise.resolve();
+    if (!libraries[name]) {
+      libraries[name] = new Promise((resolve, reject) => {
         const script = document.createElement("script");
-        script.src = box.dataset.qrcode;
+        script.src = src;
         script.onload = () => resolve();
         script.onerror = () => {
-          qrLibrary = null; // try again at the next click
+          delete libraries[name]; // try again at the next click
           script.remove();
-          reject(new Error("qrcode"));
+          reject(new Error(name));
         };
         document.head.append(script);
       });
     }
-    return qrLibrary;
+    return libraries[name];
   };
+  const loadQrLibrary = () => loadLibrary("qrcode", box.dataset.qrcode);
   if (box.dataset.qrcode) {
-    const later = () => setTimeout(() => loadQrLibrary().catch(() => {}), 0);
+    const later = () =>
+      setTimeout(() => {
+        loadQrLibrary().catch(() => {});
+        if (!(window.crypto && crypto.subtle)) loadLibrary("sha256", box.dataset.sha256).catch(() => {});
+      }, 0);
     if (document.readyState === "complete") later();
     else window.addEventListener("load", later, { once: true });
   }
@@ -666,7 +671,7 @@
   } else {
     box.dataset.noWorker = "1";
   }
-  // After a swap of the main part (a save's answer, or htmx after a correction): the new
+  // After a swap of the main part (a save's answer, or a correction's; js/sheet.js): the new
   // form, rows and data; games still waiting are shown on the new page again.
   const rebind = () => {
     const noWorker = box.dataset.noWorker;
@@ -683,11 +688,8 @@
     }
     showNetwork();
   };
-  document.addEventListener("htmx:afterSwap", (event) => {
-    const target = event.detail && event.detail.target;
-    if (target instanceof Element && target.matches("main") && document.getElementById("sheet-data")) {
-      rebind();
-    }
+  document.addEventListener("sheet:swapped", () => {
+    if (document.getElementById("sheet-data")) rebind();
   });
 
   const flash = sessionStorage.getItem(`outbox-flash:${data.table}`);

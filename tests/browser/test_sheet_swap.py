@@ -91,7 +91,7 @@ def test_a_save_on_a_phone_shows_the_game_without_loading_the_page(
         s for s in seen if s[0] == "GET" and "tisch" in s[1]
     ]
 
-    # The new form is the page's form now (htmx knows it): its preview answers after a pause,
+    # The new form is the page's form now (js/sheet.js finds it): its preview answers after a pause,
     # and the next game goes the same way.
     seen.clear()
     players = phone.locator("fieldset.when-normal")
@@ -111,7 +111,7 @@ def test_a_save_on_a_phone_shows_the_game_without_loading_the_page(
     ]
 
 
-def test_a_correction_saved_by_htmx_returns_to_the_sheet(live_server: Any, phone: Any) -> None:
+def test_a_correction_saved_in_the_page_returns_to_the_sheet(live_server: Any, phone: Any) -> None:
     table: Table = running_table(make_tournament(slug="fix"))
     play(table, [NORMAL, NORMAL])
     link = f"{live_server.url}/tisch/{table.captain_token}/"

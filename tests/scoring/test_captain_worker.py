@@ -18,7 +18,7 @@ def test_the_worker_is_javascript_scoped_to_the_captain_links(client: Client) ->
     assert response["Cache-Control"] == "no-cache"
     body = response.content.decode()
     # every static file of the captain page, under the names the page loads them by
-    for name in ("js/outbox.js", "vendor/idb-keyval/idb-keyval.umd.js", "css/app.css"):
+    for name in ("js/outbox.js", "vendor/idb-keyval/idb-keyval.umd.js", "css/captain.css"):
         assert f"'/static/{name}'" in body
     assert "const STATIC_CACHE = 'doko-static-" in body
     assert "const PAGES_CACHE = 'doko-captain-pages-v1'" in body
@@ -48,6 +48,6 @@ def test_the_worker_keeps_exactly_what_the_captain_page_loads(client: Client, ta
     from scoring.views.worker import CAPTAIN_STATIC
 
     html = client.get(f"/tisch/{table.captain_token}/").content.decode()
-    # href, src, and data-qrcode (loaded by the outbox after the page)
-    loaded = set(re.findall(r'(?:href|src|data-qrcode)="/static/([^"]+)"', html))
+    # href, src, data-qrcode and data-sha256 (loaded by the outbox after the page)
+    loaded = set(re.findall(r'(?:href|src|data-qrcode|data-sha256)="/static/([^"]+)"', html))
     assert loaded == set(CAPTAIN_STATIC)

@@ -458,7 +458,7 @@ def test_no_solo_open_means_the_series_ends_after_the_game_in_progress(
 def test_the_captains_clock_fragment_refreshes_alone(hall: World) -> None:
     page = captain_page(hall.tables[0], at(90), "uhr/")
     assert "10 minutes left (until 12:40)" in page
-    assert "<html" not in page and 'hx-get="/tisch/' in page
+    assert "<html" not in page and 'data-poll="/tisch/' in page
 
 
 def test_the_running_clocks_poll_leaves_the_sheet_and_its_games_alone(hall: World) -> None:
@@ -473,14 +473,14 @@ def test_the_running_clocks_poll_leaves_the_sheet_and_its_games_alone(hall: Worl
 
 
 def test_once_time_is_up_the_page_stops_polling(hall: World, referee: Actor) -> None:
-    assert 'hx-get="/tisch/' in captain_page(hall.tables[0], at(30))
+    assert 'data-poll="/tisch/' in captain_page(hall.tables[0], at(30))
     up = captain_page(hall.tables[0], at(101))
-    assert "Time is up." in up and 'hx-get="/tisch/' not in up
+    assert "Time is up." in up and 'data-poll="/tisch/' not in up
     assert "Time is up." in captain_page(hall.tables[0], at(101), "uhr/")
     with freeze_time(at(50)):
         set_timeout(hall.tables[1], timeout=True, actor=referee)
     called = captain_page(hall.tables[1], at(51))
-    assert "The referee has called time." in called and 'hx-get="/tisch/' not in called
+    assert "The referee has called time." in called and 'data-poll="/tisch/' not in called
 
 
 def test_a_submitted_sheet_shows_no_clock(hall: World) -> None:

@@ -149,11 +149,14 @@ def test_the_outbox_gets_the_page_in_its_answer_when_it_asks(
     assert main_part(html) == main_part(client.get(url(table)).content.decode())
 
 
-def test_the_preview_waits_for_a_pause(client: Client, table: Table) -> None:
+def test_the_captain_page_previews_and_saves_by_its_own_script(
+    client: Client, table: Table
+) -> None:
+    """No htmx on the captain page: js/sheet.js asks data-preview after a pause (400 ms
+    after a change, 1 s after a keystroke; tests/browser/test_sheet_swap.py) and saves."""
     html = client.get(url(table)).content.decode()
     preview = html.split('id="preview"')[1].split(">")[0]
-    assert 'hx-post="' in preview and 'hx-target="this"' in preview
-    trigger = preview.split('hx-trigger="')[1].split('"')[0]
-    assert trigger == "change from:closest form delay:400ms, input from:closest form delay:1s"
+    assert f'data-preview="{url(table, "vorschau/")}"' in preview
+    assert "htmx" not in html and "/js/sheet.js" in html and "/css/captain.css" in html
     form = html.split('<form method="post" action="' + url(table, "spiel/"))[1].split(">")[0]
-    assert 'hx-post="' in form and 'hx-target="closest main"' in form
+    assert "hx-" not in form
