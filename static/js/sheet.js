@@ -104,6 +104,15 @@
   document.addEventListener("submit", () => clearTimeout(waiting), true);
 
   // --- polls: <section data-poll="url" data-poll-seconds="30"> is replaced by the answer --
+  // Equal but for the forms' CSRF tokens, which Django masks anew on every answer.
+  const sameContent = (a, b) => {
+    const bare = (element) => {
+      const copy = element.cloneNode(true);
+      copy.querySelectorAll("input[name=csrfmiddlewaretoken]").forEach((i) => i.removeAttribute("value"));
+      return copy.outerHTML;
+    };
+    return bare(a) === bare(b);
+  };
   const polled = new WeakSet();
   const poll = (element) => {
     if (polled.has(element)) return;
@@ -119,6 +128,13 @@
         holder.innerHTML = (await response.text()).trim();
         const fresh = holder.content.firstElementChild;
         if (!fresh || !element.isConnected) return;
+        if (sameContent(fresh, element)) {
+          // Nothing changed: the section stays, so a focused button keeps its focus and a
+          // screen reader is not told the same again.
+          polled.delete(element);
+          poll(element);
+          return;
+        }
         element.replaceWith(fresh);
         if (fresh.dataset.poll) poll(fresh);
       } catch (_) {
