@@ -20,6 +20,7 @@ urlpatterns = [
         name="individual-export",
     ),
     path("ligen/<slug:league>/ko/", knockout.BracketView.as_view(), name="bracket"),
+    path("ligen/<slug:league>/ko/pdf/", knockout.BracketPdfView.as_view(), name="bracket-pdf"),
     # The team captain's private link
     path("mannschaft/<str:team_token>/", captain.TeamCaptainView.as_view(), name="captain"),
     # Owners (before the tournaments' /verwaltung/<slug>/ in config/urls.py)

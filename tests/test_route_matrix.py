@@ -412,6 +412,7 @@ EXPECT: dict[str, dict[str, tuple[Any, Any]]] = {
     "teams:individual": PUBLIC_PAGE,
     "teams:individual-export": PUBLIC_PAGE,  # CSV by default, XLSX with ?format=xlsx
     "teams:bracket": PUBLIC_PAGE,
+    "teams:bracket-pdf": PUBLIC_PAGE,  # the bracket page itself before the knockout starts
     "teams:knockout": ORGANIZER_PAGE,
     "teams:mine": {  # any logged-in user: the leagues he keeps
         "owner": (OK, set()),

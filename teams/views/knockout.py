@@ -8,11 +8,13 @@ from typing import Any
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.generic import TemplateView
 
 from common.services import ServiceError
 from teams.bracket import KnockoutBracket, MatchView, knockout_bracket
+from teams.bracket_pdf import bracket_pdf
 from teams.forms import KnockoutForm, TieDecisionForm
 from teams.knockout_services import (
     KnockoutSettings,
@@ -165,3 +167,22 @@ class BracketView(TemplateView):
             may_manage=can_manage(self.request.user, league),
         )
         return context
+
+
+class BracketPdfView(BracketView):
+    """The public bracket as a PDF (A4 landscape), in the request's language; 404 as the
+    bracket page for a private league; before the knockout has started, the bracket page
+    that says so."""
+
+    http_method_names = ["get"]
+
+    def get(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        league = visible_league(request, kwargs["league"])
+        bracket = knockout_bracket(league)
+        if bracket is None:
+            return super().get(request, *args, **kwargs)
+        pdf = bracket_pdf(league, bracket, timezone.localdate())
+        response = HttpResponse(pdf, content_type="application/pdf")
+        response["Content-Disposition"] = f'attachment; filename="{league.slug}-ko.pdf"'
+        response["Cache-Control"] = "private, no-store"
+        return response

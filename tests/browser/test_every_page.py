@@ -85,6 +85,7 @@ EXCLUDED = {
     "archive:download": "the JSON archive file (tests/archive/ reads it)",
     "archive:player-data": "a player's data export, a JSON file (tests/privacy/ reads it)",
     "teams:individual-export": "a CSV or XLSX file (tests/teams/ opens it)",
+    "teams:bracket-pdf": "a PDF file (tests/teams/test_knockout_pages.py reads it)",
     "cashbox:export": "a CSV or XLSX file (tests/cashbox/test_pages.py opens it)",
     "scoring:captain-sw": "the service worker script itself (tests/scoring/test_captain_worker.py)",
     "fees:payouts-csv": "a CSV file (tests/fees/test_pages.py reads it)",

@@ -350,7 +350,7 @@ def test_every_page_action_has_an_api_counterpart() -> None:
         for p in team_urls.urlpatterns
         if isinstance(p, URLPattern)
         and p.callback.__module__ in ("teams.views.organizer", "teams.views.knockout")
-        and p.name != "bracket"  # the public bracket
+        and p.name not in ("bracket", "bracket-pdf")  # the public bracket, its PDF
     }
     assert owner_views == set(OWNER_PAGES)
     actions = {

@@ -5,10 +5,13 @@ to anyone but its owner)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from django.contrib.auth.models import User
 
 from teams.models import League, Team
+from tests.documents.pdftools import pdf_text
 from tests.factories import page_client
 from tests.teams.knockouts import give_result, group_stage_done, round_groups, start
 
@@ -132,3 +135,44 @@ def test_the_champion_on_the_bracket(alice: User) -> None:
     give_result(final, {"T0": 40, "T1": 50, "T2": 0, "T3": -80}, squads, alice)
     page = page_client().get(PUBLIC).content.decode()
     assert "Meister: T1" in page and "★</span> Meister" in page
+
+
+PDF = "/ligen/liga/ko/pdf/"
+
+
+def test_the_bracket_as_a_pdf(alice: User, bob: User, tmp_path: Path) -> None:
+    league, _teams, squads = group_stage_done(alice, 12, slug="liga", name="Liga Nord")
+    waiting = page_client().get(PDF)  # no knockout yet: the bracket page says so
+    assert waiting.status_code == 200 and "noch nicht begonnen" in waiting.content.decode()
+    start(alice, league)
+    first = round_groups(league, 1)
+    give_result(first[0], {"T4": 10, "T7": 40, "T9": 40, "T11": 0}, squads, alice)
+    give_result(first[1], {"T6": 10, "T5": 40, "T8": 30, "T10": 0}, squads, alice)
+    assert PDF in page_client().get(PUBLIC).content.decode()
+    assert PDF in page_client(alice).get(OWNER).content.decode()
+    answer = page_client().get(PDF)
+    assert answer["Content-Type"] == "application/pdf"
+    assert answer["Content-Disposition"] == 'attachment; filename="liga-ko.pdf"'
+    text = pdf_text(answer.content, tmp_path, raw=True)
+    assert "K.-o.-Runde: Liga Nord" in text and "Gedruckt am" in text
+    assert "Freilos" in text and "T0" in text and "Finale" in text
+    assert "▶ weiter" in text and "✕ ausgeschieden" in text and "Setzplatz 1" in text
+    assert "T7" in text and "40" in text
+    english = pdf_text(page_client(language="en").get(PDF).content, tmp_path, raw=True)
+    assert "Knockout: Liga Nord" in english and "▶ advances" in english
+    League.objects.filter(pk=league.pk).update(is_public=False)
+    assert page_client().get(PDF).status_code == 404
+    assert page_client(bob).get(PDF).status_code == 404
+    assert page_client(alice).get(PDF).status_code == 200
+
+
+def test_the_champion_in_the_pdf(alice: User, tmp_path: Path) -> None:
+    league, _teams, squads = group_stage_done(alice, 4, slug="liga")
+    start(alice, league)
+    (final,) = round_groups(league, 1)
+    give_result(final, {"T0": 40, "T1": 40, "T2": 0, "T3": -80}, squads, alice)
+    text = pdf_text(page_client().get(PDF).content, tmp_path, raw=True)
+    assert "? Entscheidung nötig" in text and "Meister:" not in text
+    give_result(final, {"T0": 40, "T1": 50, "T2": 0, "T3": -80}, squads, alice)
+    text = pdf_text(page_client().get(PDF).content, tmp_path, raw=True)
+    assert "Meister: T1" in text and "★ Meister" in text and "-80" in text
