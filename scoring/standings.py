@@ -11,6 +11,7 @@ from typing import Any
 from django.db import connection
 from django.db.models import Sum
 
+from common.collector import collector_paused
 from scoring.models import SeriesTotal, TournamentTotal
 from scoring.ranking import Ranked, StandingRow, rank
 from tournaments.models import DEFAULT_TIEBREAK, Player, Registration, Seat, Series, Tournament
@@ -164,16 +165,19 @@ def overall_standings(
     """All players by total points over the series so far (penalties included); the names
     as published (``keeper``: in full, for the tournament's organizers' own pages)."""
     shown = Shown(tournament, keeper=keeper)
-    rows = _overall_rows(tournament, shown) if up_to is None else None
-    if rows is None:
-        rows = _series_rows(tournament, _series_with_results(tournament, up_to), shown)
-    return _table(rank(rows, tournament.tiebreak or DEFAULT_TIEBREAK))
+    with collector_paused():  # a line's objects per player
+        rows = _overall_rows(tournament, shown) if up_to is None else None
+        if rows is None:
+            rows = _series_rows(tournament, _series_with_results(tournament, up_to), shown)
+        return _table(rank(rows, tournament.tiebreak or DEFAULT_TIEBREAK))
 
 
 def series_standings(series: Series, *, keeper: bool = False) -> list[dict[str, Any]]:
     """The players of one series by their points in it (names as ``overall_standings``)."""
     shown = Shown(series.tournament, keeper=keeper)
-    return _table(rank(_series_rows(series.tournament, series.number, shown, series.number), ()))
+    with collector_paused():
+        rows = _series_rows(series.tournament, series.number, shown, series.number)
+        return _table(rank(rows, ()))
 
 
 def points_before_series(tournament: Tournament, before_series: int) -> dict[int, int]:
