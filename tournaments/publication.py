@@ -13,6 +13,7 @@ of the period applies at once everywhere (stored documents are made again,
 from __future__ import annotations
 
 import datetime
+from collections.abc import Callable
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -26,6 +27,19 @@ def anonymous_label(start_number: int | None) -> str:
     if start_number:
         return _("Player %(number)s") % {"number": start_number}
     return _("Player")
+
+
+class AnonymousLabels:
+    """``anonymous_label`` for the many players of one page, both labels translated once (a
+    translation lookup costs more than the rest of a standings line)."""
+
+    __slots__ = ("numbered", "plain")
+
+    def __init__(self) -> None:
+        self.numbered, self.plain = _("Player %(number)s"), _("Player")
+
+    def __call__(self, start_number: int | None) -> str:
+        return self.numbered % {"number": start_number} if start_number else self.plain
 
 
 def retention_ends(tournament: Tournament) -> datetime.date | None:
@@ -65,13 +79,17 @@ def shown_name(
     *,
     keeper: bool = False,
     expired: bool = False,
+    labels: Callable[[int | None], str] = anonymous_label,
 ) -> str:
     """The name as the viewer may see it: in full for the registry's ``keeper``, else as
-    the consent allows, anonymous once the tournament's publication period ``expired``."""
+    the consent allows, anonymous once the tournament's publication period ``expired``
+    (``labels``: an ``AnonymousLabels`` where a page shows many players)."""
     if keeper and (first or last):  # an anonymized player has no name even for him
         return f"{first} {last}".strip()
     form = NameForm.ANONYMOUS.value if expired else name_form
-    return public_name(first, last, form, anonymous_label=anonymous_label(start_number))
+    # public_name gives the label only where it gives no name, so an empty label asks
+    # for it (and its translation) only where it is shown
+    return public_name(first, last, form, anonymous_label="") or labels(start_number)
 
 
 def registration_name(

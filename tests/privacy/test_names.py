@@ -7,6 +7,7 @@ import datetime
 
 import pytest
 from django.db import IntegrityError, transaction
+from django.utils import translation
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -14,7 +15,13 @@ from scoring.standings import overall_standings
 from tests.factories import RE_WINS, build_world, make_tournament, make_user, play
 from tournaments.models import NameForm, Player
 from tournaments.names import ANONYMOUS, FULL, INITIAL, public_name
-from tournaments.publication import retention_ends, retention_expired
+from tournaments.publication import (
+    AnonymousLabels,
+    anonymous_label,
+    retention_ends,
+    retention_expired,
+    shown_name,
+)
 
 name = st.text(st.characters(categories=("L",)), min_size=1, max_size=20)
 LABEL = "Spieler 17"
@@ -38,6 +45,39 @@ def test_anonymous_and_unknown_forms_show_nothing_of_the_name(
     first: str, last: str, form: str
 ) -> None:
     assert public_name(first, last, form, anonymous_label=LABEL) == LABEL
+
+
+@given(
+    first=st.sampled_from(["", " ", "Anna"]),
+    last=st.sampled_from(["", " ", "Schmidt"]),
+    form=st.sampled_from([FULL, INITIAL, ANONYMOUS, "unknown"]),
+    number=st.none() | st.integers(0, 500),
+    keeper=st.booleans(),
+    expired=st.booleans(),
+    language=st.sampled_from(["de", "en"]),
+)
+def test_a_tables_labels_give_every_name_as_the_definition(
+    first: str,
+    last: str,
+    form: str,
+    number: int | None,
+    keeper: bool,
+    expired: bool,
+    language: str,
+) -> None:
+    """Standings translate the anonymous label once per table and ask for it only where
+    the name is not shown: the same names as the label made for each player."""
+    with translation.override(language):
+        if keeper and (first or last):
+            expected = f"{first} {last}".strip()
+        else:
+            shown_form = ANONYMOUS if expired else form
+            expected = public_name(first, last, shown_form, anonymous_label=anonymous_label(number))
+        labels = AnonymousLabels()
+        assert shown_name(first, last, form, number, keeper=keeper, expired=expired) == expected
+        assert shown_name(
+            first, last, form, number, keeper=keeper, expired=expired, labels=labels
+        ) == expected  # fmt: skip
 
 
 def test_the_model_choices_are_the_pure_cores_forms() -> None:
