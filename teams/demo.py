@@ -1,6 +1,7 @@
-"""The demo's team competition: a small league of eight teams whose first two match days are
-played through, so that ``make run`` shows a league table with its season-end marks, team
-pages (one a Spielgemeinschaft) and group days.
+"""The demo's team competition: a small league of eight teams whose three match days are
+played through, then its knockout started and round 1 played, so that ``make run`` shows a
+final league table with its season-end marks, team pages (one a Spielgemeinschaft), group
+days and a bracket with round 1's results, who advances and the open final.
 
 Built when the demo tournament is (``scoring.demo.demo_built``), with the same game
 generator and the same services as every league: the teams draw each group's series from
@@ -15,7 +16,8 @@ from typing import Any
 
 from common.actors import ORGANIZER, Actor
 from scoring.demo import close_played, play_table
-from teams.models import GROUP_STAGE, League
+from teams.knockout_services import KnockoutSettings, advance_knockout, start_knockout
+from teams.models import GROUP_STAGE, League, MatchDay
 from teams.services import (
     LeagueData,
     add_squad_member,
@@ -54,14 +56,17 @@ LAST_NAMES = (
 #: (every game goes through the entry service); the squads of five rotate between the days.
 DEMO_SERIES_PER_DAY = 1
 DEMO_DAYS = 3
-PLAYED_DAYS = 2
+#: The knockout: matches of four, two advance, seeded by the final table (a fixed draw
+#: for places shared); round 1 is played, the final is made and left open.
+DEMO_KNOCKOUT = KnockoutSettings(match_size=4, advance=2, seed=2026)
 VENUES = ("Bürgerhaus", "Vereinsheim")
 PARTNER_CLUBS = {"Dullen Düren": "Doko Aachen"}
 
 
 def build_demo_league(organizer: Any, seed: int = 2026) -> League:
     """(Re)create the league ``demo-liga`` of ``organizer``: eight teams, three match days
-    made, the first two played (line-ups, team draw, every game entered, series closed)."""
+    made and played (line-ups, team draw, every game entered, series closed), the knockout
+    started, round 1 played the same way and the final made."""
     rng = random.Random(seed)
     old = League.objects.filter(slug=DEMO_LEAGUE).first()
     if old is not None:
@@ -112,10 +117,13 @@ def build_demo_league(organizer: Any, seed: int = 2026) -> League:
     for match_day in league.match_days.filter(GROUP_STAGE).order_by("number"):
         for group in match_day.groups.order_by("number"):
             change_group(group, venue=VENUES[(group.number - 1) % len(VENUES)], actor=actor)
-        if match_day.number > PLAYED_DAYS:
-            continue
         for group in match_day.groups.select_related("tournament").order_by("number"):
             _play_group(group, squads, actor, rng)
+    start_knockout(league, DEMO_KNOCKOUT, actor=actor)
+    round_1 = league.match_days.get(stage=MatchDay.Stage.KNOCKOUT, knockout_round=1)
+    for group in round_1.groups.select_related("tournament").order_by("number"):
+        _play_group(group, squads, actor, rng)
+    advance_knockout(league, actor=actor)  # the final, left to play
     return league
 
 

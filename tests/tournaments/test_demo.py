@@ -10,7 +10,9 @@ from hall.models import Announcement
 from scoring.models import Game, RefereeCall, ScoreSheet
 from seasons.ddv.report import build_report
 from seasons.models import Season, SeasonEntry
-from teams.models import League
+from teams import knockout as core
+from teams.bracket import knockout_bracket
+from teams.models import League, MatchDay
 from teams.standings import group_result, league_table
 from tournaments.models import Tournament
 
@@ -33,14 +35,30 @@ def test_demo_builds_and_rebuilds() -> None:
     assert SeasonEntry.objects.filter(season=season).count() == 13  # the stored ranking
     league = League.objects.get(slug="demo-liga")
     assert league.teams.count() == 8
-    played = [group_result(g).played for d in league.match_days.all() for g in d.groups.all()]
-    assert played.count(True) == 4  # two match days of two groups
-    # The season's end marked in the table (provisional: a match day is still to play) and
-    # a Spielgemeinschaft.
+    group_stage = league.match_days.filter(stage=MatchDay.Stage.GROUP)
+    played = [group_result(g).played for d in group_stage for g in d.groups.all()]
+    assert played == [True] * 6  # three match days of two groups
+    # The season's end marked in the final table (every match day played) and a
+    # Spielgemeinschaft.
     table = league_table(league)
-    assert table.season_end is not None and table.season_end.provisional
-    zones = sorted(line.mark.zone for line in table.teams if line.mark)
-    assert zones == sorted(["up", "up", "stay", "stay", "stay", "playoff", "down", "down"])
+    assert table.season_end is not None and not table.season_end.provisional
+    marks = [(line.place, line.mark.zone if line.mark else None) for line in table.teams]
+    # "playoff": the relegation play-off, above the two places down.
+    assert [zone for _place, zone in marks] == [
+        "up", "up", "stay", "stay", "stay", "playoff", "down", "down"
+    ], marks  # fmt: skip
+    # The knockout: round 1's two matches decided (two of four advance), the final made
+    # with those four and still to play.
+    bracket = knockout_bracket(league)
+    assert bracket is not None and bracket.champion is None
+    first, final = bracket.rounds
+    assert [match.status for match in first.matches] == [core.Status.DECIDED] * 2
+    advancing = {line.team for match in first.matches for line in match.lines if line.advancing}
+    assert len(advancing) == 4
+    assert final.is_final and len(final.matches) == 1 and final.matches[0].group is not None
+    assert {line.team for line in final.matches[0].lines} == advancing
+    assert final.matches[0].status == core.Status.PENDING and not final.matches[0].played
+    assert bracket.current == final
     assert league.teams.get(name="Dullen Düren").club_label == "SG DC Düren / Doko Aachen"
     # A DDV ranking tournament whose report page names what it lacks.
     ddv = build_report(tournament)
