@@ -16,7 +16,13 @@ from typing import Any
 
 from common.actors import ORGANIZER, Actor
 from scoring.demo import close_played, play_table
-from teams.knockout_services import KnockoutSettings, advance_knockout, start_knockout
+from teams.bracket import knockout_bracket
+from teams.knockout_services import (
+    KnockoutSettings,
+    advance_knockout,
+    decide_tie,
+    start_knockout,
+)
 from teams.models import GROUP_STAGE, League, MatchDay
 from teams.services import (
     LeagueData,
@@ -123,8 +129,21 @@ def build_demo_league(organizer: Any, seed: int = 2026) -> League:
     round_1 = league.match_days.get(stage=MatchDay.Stage.KNOCKOUT, knockout_round=1)
     for group in round_1.groups.select_related("tournament").order_by("number"):
         _play_group(group, squads, actor, rng)
+    decide_ties_by_seed(league, actor)
     advance_knockout(league, actor=actor)  # the final, left to play
     return league
+
+
+def decide_ties_by_seed(league: League, actor: Actor) -> None:
+    """Should a match of the current round end with teams sharing a place across the cut
+    (the demo's games are drawn anew each time it is built), the league decides as its rule
+    says; the demo's: the better seed goes on."""
+    bracket = knockout_bracket(league)
+    current = bracket.current if bracket else None
+    for match in current.matches if current else ():
+        if match.tie_at_cut and match.group is not None:
+            tied = sorted((line for line in match.lines if line.tied), key=lambda line: line.seed)
+            decide_tie(match.group, [line.team.pk for line in tied], actor=actor)
 
 
 def _play_group(group: Any, squads: list[Any], actor: Actor, rng: random.Random) -> None:

@@ -11,6 +11,7 @@ from django.contrib.auth.models import User
 from common.services import ServiceError
 from teams import knockout as core
 from teams.bracket import knockout_bracket
+from teams.demo import decide_ties_by_seed
 from teams.knockout_services import advance_knockout, decide_tie
 from teams.models import Group, Knockout, LeagueChange, MatchDay, Team
 from teams.services import make_match_days
@@ -221,3 +222,20 @@ def test_a_corrected_result_without_the_tie_decides_by_itself(alice: User) -> No
     bracket = knockout_bracket(league)
     assert bracket is not None and bracket.champion == named["T0"]
     assert not bracket.rounds[0].matches[0].decided_by_league
+
+
+def test_the_demo_decides_a_tie_at_the_cut_by_the_seeds(alice: User) -> None:
+    """The demo's games are drawn anew on each build; a tie at the cut must not stop it."""
+    league, _teams, squads = group_stage_done(alice, 8)
+    start(alice, league)
+    first = round_groups(league, 1)
+    give_result(first[0], {"T0": 50, "T5": 30, "T3": 30, "T7": 0}, squads, alice)
+    give_result(first[1], {"T6": 90, "T1": 70, "T2": 60, "T4": 0}, squads, alice)
+    bracket = knockout_bracket(league)
+    assert bracket is not None
+    seeds = {line.team.name: line.seed for line in bracket.rounds[0].matches[0].lines}
+    better, worse = sorted(("T3", "T5"), key=seeds.__getitem__)
+    decide_ties_by_seed(league, organizer(alice))
+    advance_knockout(league, actor=organizer(alice))
+    (final,) = round_groups(league, 2)
+    assert better in names(final) and worse not in names(final)

@@ -43,12 +43,13 @@ def test_demo_builds_and_rebuilds() -> None:
     table = league_table(league)
     assert table.season_end is not None and not table.season_end.provisional
     marks = [(line.place, line.mark.zone if line.mark else None) for line in table.teams]
-    # "playoff": the relegation play-off, above the two places down.
-    assert [zone for _place, zone in marks] == [
-        "up", "up", "stay", "stay", "stay", "playoff", "down", "down"
-    ], marks  # fmt: skip
-    # The knockout: round 1's two matches decided (two of four advance), the final made
-    # with those four and still to play.
+    # "playoff": the relegation play-off, above the two places down. The demo's games are
+    # drawn anew on each build: teams sharing a place across a cut are "undecided".
+    expected = ["up", "up", "stay", "stay", "stay", "playoff", "down", "down"]
+    zones = [zone for _place, zone in marks]
+    assert all(z in (e, "undecided") for z, e in zip(zones, expected, strict=True)), marks
+    # The knockout: round 1's two matches decided (two of four advance; a tie at the cut
+    # decided by the seeds), the final made with those four and still to play.
     bracket = knockout_bracket(league)
     assert bracket is not None and bracket.champion is None
     first, final = bracket.rounds
