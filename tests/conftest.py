@@ -33,6 +33,7 @@ import os
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
@@ -132,6 +133,37 @@ def _no_rendering_ahead() -> Iterator[None]:
     the tests it would render inside the change. The tests of rendering ahead turn it on."""
     with override_settings(DOCUMENT_PRERENDER=False):
         yield
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup: None, django_db_blocker: Any) -> Iterator[None]:
+    """The test databases are dropped at the end even if a connection is still open: a live
+    server's request thread holds one as long as the browser keeps its socket, and on
+    PostgreSQL ``DROP DATABASE`` refuses while another session uses the database, so one
+    failed browser test became a second error at the end of the run."""
+    yield
+    from django.db import connections
+
+    with django_db_blocker.unblock():
+        for connection in connections.all():
+            if connection.vendor != "postgresql":
+                continue
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                    " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                )
+            connection.close()
+
+
+@pytest.fixture(autouse=True)
+def _browser_contexts_closed(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A browser test that fails before it closes its pages leaves them open, with their
+    polls and kept-alive sockets to the live server, into the next test; they are closed."""
+    yield
+    if "browser" in request.fixturenames:
+        for context in list(request.getfixturevalue("browser").contexts):
+            context.close()
 
 
 @pytest.fixture(autouse=True)

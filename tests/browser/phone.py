@@ -30,3 +30,10 @@ def signed_in_phone(browser: Any, base: str, language: str, user: User) -> tuple
     page = context.new_page()
     page.set_default_timeout(15_000)
     return context, page
+
+
+def submit(page: Any, selector: str) -> None:
+    """Click a form's button and wait until the answer is loaded: a click does not wait for
+    the page it starts, so a check right after it could still read the page before."""
+    with page.expect_navigation():
+        page.click(selector)

@@ -19,7 +19,7 @@ from cashbox.models import Booking
 from cashbox.services import BookingData, book, reverse_booking
 from clubs.models import Club, Membership
 from common.actors import ORGANIZER, Actor
-from tests.browser.phone import signed_in_phone
+from tests.browser.phone import signed_in_phone, submit
 from tests.browser.test_every_page import (
     CHECKS_JS,
     WIDTH,
@@ -95,7 +95,7 @@ def test_the_cash_box_fits_a_phone(
     page.select_option("#id_kind", "expense")
     page.fill("#id_amount", "12.50" if language == "de" else "12,50")
     page.fill("#id_text", LONG)
-    page.click("form[novalidate] button[type=submit]")
+    submit(page, "form[novalidate] button[type=submit]")
     assert page.locator("#id_amount-errors").is_visible()
     assert page.input_value("#id_text") == LONG
     checked("booking refused")
@@ -105,7 +105,7 @@ def test_the_cash_box_fits_a_phone(
     page.fill("#id_players", PLAYERS)
     page.fill("#id_cents_per_point", "5")
     page.fill("#id_cents_per_extra", "10")
-    page.click(".settlement-form button[type=submit]")
+    submit(page, ".settlement-form button[type=submit]")
     assert page.locator(".transfers li").count() == 3
     checked("settlement")
     context.close()

@@ -19,6 +19,7 @@ from clubs.models import Club, Membership
 from common.actors import ORGANIZER, Actor
 from evenings import services
 from evenings.models import Evening, EveningGame
+from tests.browser.phone import submit
 from tests.browser.test_every_page import HEIGHT, WIDTH, Visit, check_page
 from tests.factories import make_user
 
@@ -71,7 +72,7 @@ def test_an_evening_of_six_on_a_phone(live_server: Any, browser: Any, tmp_path: 
             boxes.nth(0).check()
             boxes.nth(2).check()
             page.fill("#id_f-re_points", "120" if kind == "full-tie" else "151")
-            page.click(".full-entry button[type=submit]")
+            submit(page, ".full-entry button[type=submit]")
         else:
             winners = page.locator(".tap.winners label")
             if kind == "solo":
@@ -89,7 +90,7 @@ def test_an_evening_of_six_on_a_phone(live_server: Any, browser: Any, tmp_path: 
                 page.check(".quick-entry input[name=q-triggers][value=tie]")
             page.locator(".tap.values label").nth(number % 3).click()
             count += 1
-            page.click(".quick-entry button.enter")
+            submit(page, ".quick-entry button.enter")
             count += 1
             if kind == "plain":
                 taps.append(count)

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 
-from tests.browser.phone import signed_in_phone
+from tests.browser.phone import signed_in_phone, submit
 from tests.browser.test_cashbox_phone import png_width
 from tests.browser.test_every_page import (
     CHECKS_JS,
@@ -67,18 +67,18 @@ def test_keep_apart_fits_a_phone(
     first, second = str(players[0].pk), str(players[1].pk)
     page.select_option("#id_first", first)
     page.select_option("#id_second", second)
-    page.click("form[novalidate] button[type=submit]")
+    submit(page, "form[novalidate] button[type=submit]")
     assert page.locator("tbody tr").count() == 1
     # The same pair again, in the other order: refused beside the field, choices kept.
     page.select_option("#id_first", second)
     page.select_option("#id_second", first)
-    page.click("form[novalidate] button[type=submit]")
+    submit(page, "form[novalidate] button[type=submit]")
     assert page.locator("#id_second-errors").is_visible()
     assert page.input_value("#id_first") == second and page.input_value("#id_second") == first
     checked("refused")
     page.select_option("#id_first", str(players[2].pk))
     page.select_option("#id_second", str(players[3].pk))
-    page.click("form[novalidate] button[type=submit]")
+    submit(page, "form[novalidate] button[type=submit]")
     assert page.locator("tbody tr").count() == 2
     checked("two pairs")
     context.close()
