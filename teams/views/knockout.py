@@ -24,7 +24,7 @@ from teams.knockout_services import (
 )
 from teams.models import Group
 from teams.permissions import can_manage
-from teams.standings import league_table, season_final
+from teams.standings import group_stage
 from teams.views.organizer import MAX_ID, OwnerMixin, _actor, _id
 from teams.views.public import visible_league
 
@@ -71,8 +71,7 @@ class KnockoutView(OwnerMixin, TemplateView):
             bracket=bracket,
             form=kwargs.get("form") or KnockoutForm(),
             tie_forms=_tie_forms(bracket, kwargs.get("tie")),
-            group_stage_final=started
-            or season_final(self.league, league_table(self.league).groups),
+            group_stage_final=started or group_stage(self.league).final,
             next_step=_next_step(bracket) if bracket else "",
             may_manage=True,
         )
