@@ -65,7 +65,8 @@ class KnockoutView(OwnerMixin, TemplateView):
 
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)
-        bracket = knockout_bracket(self.league)
+        # ``bracket``: the one a post built already (it changed nothing), not built again.
+        bracket = kwargs["bracket"] if "bracket" in kwargs else knockout_bracket(self.league)
         started = bracket is not None
         context.update(
             bracket=bracket,
@@ -138,7 +139,9 @@ class KnockoutView(OwnerMixin, TemplateView):
             else:
                 messages.success(request, _("Decision saved."))
                 return redirect("teams:knockout", league=self.league.slug)
-        return self.render_to_response(self.get_context_data(tie=(group.pk, form)), status=400)
+        return self.render_to_response(
+            self.get_context_data(bracket=bracket, tie=(group.pk, form)), status=400
+        )
 
 
 def _match_of(bracket: KnockoutBracket | None, group: Group | None) -> MatchView | None:
