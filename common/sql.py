@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Callable
 from typing import Any, Generic, NamedTuple, TypeVar
@@ -9,10 +10,16 @@ from typing import Any, Generic, NamedTuple, TypeVar
 from django.db import DEFAULT_DB_ALIAS, connection
 from django.db.backends.utils import CursorWrapper
 from django.db.models import AutoField, BigAutoField, Model, QuerySet, SmallAutoField
-from django.db.models.query import get_related_populators  # type: ignore[attr-defined]
 from django.db.models.sql.compiler import SQLCompiler
 
+try:  # Django's, not public API: see PreparedLookup
+    from django.db.models.query import get_related_populators  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover - a Django without it: PreparedLookup takes the ORM
+    get_related_populators = None
+
 M = TypeVar("M", bound=Model)
+
+logger = logging.getLogger(__name__)
 
 
 def prepared_cursor() -> CursorWrapper:
@@ -59,40 +66,94 @@ class _Compiled(NamedTuple):
     related: list[Any]  # Django's populators of the select_related objects
 
 
+#: What ``PreparedLookup`` borrows from Django (as of 5.2), none of it public API.
+DJANGO_INTERNALS = (
+    "django.db.models.query.get_related_populators(klass_info, select, db)",
+    'SQLCompiler.klass_info["model"/"select_fields"/"related_klass_infos"]',
+    "SQLCompiler.select[i][0].target.attname",
+    "SQLCompiler.results_iter(results)",
+    "RelatedPopulator.populate(row, obj)",
+)
+#: What Django raises here when one of them is gone or changed its shape.
+_CHANGED = (AttributeError, ImportError, IndexError, KeyError, TypeError)
+
+
 class PreparedLookup(Generic[M]):
     """The first object of a queryset that is run over and over with one value (a token):
     compiled to SQL once per thread, as the ORM's compile costs more than the statement, and
     sent through ``prepared_cursor``. The object is built as the queryset would build it,
     with its ``select_related`` objects. ``queryset(value)`` must filter on ``value`` and
-    have no other parameter."""
+    have no other parameter.
+
+    Compiling and building use Django's internals (``DJANGO_INTERNALS``). Should a Django
+    upgrade remove or change one of them, the lookup logs a warning once, keeps the reason
+    in ``problem`` and from then on runs the queryset through the ORM (the same object, one
+    statement, compiled each time); ``tests/config/test_prepared_cursor.py`` fails, naming
+    them."""
 
     def __init__(self, queryset: Callable[[str], QuerySet[M]]) -> None:
         self.queryset = queryset
         self.local = threading.local()  # a compiler belongs to its thread's connection
+        self.problem: str | None = None  # why the ORM runs the lookup: Django's internals
 
-    def compiled(self) -> _Compiled:
+    def compiled(self) -> _Compiled | None:
+        """The compiled statement of this thread; None once Django's internals failed."""
+        if self.problem is not None:
+            return None
         found: _Compiled | None = getattr(self.local, "compiled", None)
         if found is None:
             marker = "lookup-value"
             compiler = self.queryset(marker).query.get_compiler(using=DEFAULT_DB_ALIAS)
             sql, params = compiler.as_sql()
             assert list(params) == [marker], "one parameter: the value"
-            info = compiler.klass_info
-            assert info is not None
-            start, end = info["select_fields"][0], info["select_fields"][-1] + 1
-            names = [column[0].target.attname for column in compiler.select[start:end]]
-            related = get_related_populators(info, compiler.select, DEFAULT_DB_ALIAS)
-            found = self.local.compiled = _Compiled(sql, compiler, names, start, end, related)
+            try:
+                found = self.local.compiled = self._compile(compiler, sql)
+            except _CHANGED as exc:
+                self._give_up(exc)
+                return None
         return found
 
     def first(self, value: str) -> M | None:
         compiled = self.compiled()
+        if compiled is None:
+            return self._by_orm(value)
         with prepared_cursor() as cursor:
             cursor.execute(compiled.sql, [value])
             rows = cursor.fetchmany(1)
+        try:
+            built: M | None = self._build(compiled, rows)
+        except _CHANGED as exc:
+            self._give_up(exc)
+            return self._by_orm(value)
+        return built
+
+    def _by_orm(self, value: str) -> M | None:
+        return next(iter(self.queryset(value)[:1]), None)
+
+    def _give_up(self, exc: Exception) -> None:
+        if self.problem is None:
+            self.problem = (
+                "Django's internals that common.sql.PreparedLookup relies on changed "
+                f"({'; '.join(DJANGO_INTERNALS)}): {exc!r}"
+            )
+            logger.warning("%s; the lookup runs through the ORM instead.", self.problem)
+
+    @staticmethod
+    def _compile(compiler: SQLCompiler, sql: str) -> _Compiled:
+        if get_related_populators is None:
+            raise ImportError("django.db.models.query.get_related_populators is gone")
+        info = compiler.klass_info
+        assert info is not None
+        start, end = info["select_fields"][0], info["select_fields"][-1] + 1
+        names = [column[0].target.attname for column in compiler.select[start:end]]
+        related = get_related_populators(info, compiler.select, DEFAULT_DB_ALIAS)
+        return _Compiled(sql, compiler, names, start, end, related)
+
+    @staticmethod
+    def _build(compiled: _Compiled, rows: list[Any]) -> Any:
         for row in compiled.compiler.results_iter([rows]):
             model = compiled.compiler.klass_info["model"]
-            obj: M = model.from_db(
+            obj = model.from_db(
                 DEFAULT_DB_ALIAS, compiled.names, row[compiled.start : compiled.end]
             )
             for populator in compiled.related:

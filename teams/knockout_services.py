@@ -27,7 +27,7 @@ from teams.bracket import (
 )
 from teams.models import Group, Knockout, KnockoutDecision, League, MatchDay, Team
 from teams.services import _log, _require_manager, make_group
-from teams.standings import group_results, league_table, season_final, with_finality
+from teams.standings import group_results, group_stage, league_table, with_finality
 from tournaments.models import new_seed
 
 
@@ -120,13 +120,13 @@ def start_knockout(league: League, settings: KnockoutSettings, *, actor: Actor) 
             "knockout_started", _("The knockout has started already."), refusal=Refusal.CONFLICT
         )
     _check(settings)
-    table = league_table(league)
-    if not season_final(league, table.groups):
+    if not group_stage(league).final:  # before the table: a refusal reads no results
         raise ServiceError(
             "group_stage_unfinished",
             _("The knockout starts when every match day of the group stage is final."),
             refusal=Refusal.CONFLICT,
         )
+    table = league_table(league)
     seed = settings.seed if settings.seed is not None else new_seed()
     if settings.seeding == Knockout.Seeding.TABLE:
         seeds = core.seeds_from_table([(line.team.pk, line.place) for line in table.teams], seed)

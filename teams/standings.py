@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from django.db.models import QuerySet
+from django.db.models import Exists, F, OuterRef, QuerySet
 
 from scoring.models import SeriesTotal
 from teams import scoring as team_scoring
@@ -91,6 +91,21 @@ class LeagueTable:
     teams: tuple[LeagueLine, ...]
     groups: tuple[GroupResult, ...]
     season_end: season_end_core.SeasonEnd | None = None  # None: the table is empty
+
+
+@dataclass(frozen=True)
+class GroupStage:
+    """Whether a league's group stage is over (``season_final``'s rule, read without the
+    table): ``days_missing`` match days not made yet, ``open_groups`` the groups made but not
+    final (nothing entered yet, or a series still open), by match day."""
+
+    days_missing: int
+    open_groups: tuple[Group, ...]
+    made: bool  # some group of the group stage exists
+
+    @property
+    def final(self) -> bool:
+        return self.made and not self.days_missing and not self.open_groups
 
 
 @dataclass(frozen=True)
@@ -269,6 +284,36 @@ def league_table(league: League) -> LeagueTable:
         teams=team_lines,
         groups=tuple(results[group.pk] for group in groups),
         season_end=end,
+    )
+
+
+def group_stage(league: League) -> GroupStage:
+    """Whether every match day of ``league``'s group stage is made and final, and what is
+    missing: one query, whatever the number of days, groups and games. A group counts as
+    played as in ``group_results``: a lined-up player's total of one of the day's series
+    has an entry."""
+    played = LineUp.objects.filter(
+        group=OuterRef("pk"),
+        series_number__gte=1,
+        series_number__lte=league.series_per_day,
+        registration__series_totals__series_number=F("series_number"),
+        registration__series_totals__entries__gt=0,
+    )
+    groups = list(
+        _with_finality(Group.objects.filter(IN_GROUP_STAGE, match_day__league=league))
+        .annotate(played=Exists(played))
+        .select_related("match_day")
+        .order_by("match_day__number", "number")
+    )
+    days = {group.match_day.number for group in groups}
+    return GroupStage(
+        days_missing=max(league.days - len(days), 0),
+        open_groups=tuple(
+            group
+            for group in groups
+            if not (getattr(group, "played", False) and getattr(group, "open_series", 1) == 0)
+        ),
+        made=bool(groups),
     )
 
 

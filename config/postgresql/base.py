@@ -84,7 +84,13 @@ class DatabaseWrapper(base.DatabaseWrapper):
             loader = self.connection.adapters.get_loader(TIMESTAMPTZ_OID, pq.Format.TEXT)
             if self.timezone != loader.timezone:
                 register_tzloader(self.timezone, cursor)
-            return self._prepare_cursor(cursor)  # type: ignore[attr-defined,no-any-return]
+            # Wrapped as ``cursor()`` wraps (Django's private ``_prepare_cursor``), by the
+            # wrapper's public parts: logged where queries are logged. (The stubs type their
+            # argument as the wrapper; Django passes the driver's cursor.)
+            self.validate_thread_sharing()
+            if self.queries_logged:
+                return self.make_debug_cursor(cursor)  # type: ignore[arg-type]
+            return self.make_cursor(cursor)  # type: ignore[arg-type]
 
 
 def _readable(fd: int) -> bool:

@@ -24,7 +24,7 @@ from teams.knockout_services import (
 )
 from teams.models import Group
 from teams.permissions import can_manage
-from teams.standings import league_table, season_final
+from teams.standings import group_stage
 from teams.views.organizer import MAX_ID, OwnerMixin, _actor, _id
 from teams.views.public import visible_league
 
@@ -65,14 +65,14 @@ class KnockoutView(OwnerMixin, TemplateView):
 
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)
-        bracket = knockout_bracket(self.league)
+        # ``bracket``: the one a post built already (it changed nothing), not built again.
+        bracket = kwargs["bracket"] if "bracket" in kwargs else knockout_bracket(self.league)
         started = bracket is not None
         context.update(
             bracket=bracket,
             form=kwargs.get("form") or KnockoutForm(),
             tie_forms=_tie_forms(bracket, kwargs.get("tie")),
-            group_stage_final=started
-            or season_final(self.league, league_table(self.league).groups),
+            group_stage_final=started or group_stage(self.league).final,
             next_step=_next_step(bracket) if bracket else "",
             may_manage=True,
         )
@@ -139,7 +139,9 @@ class KnockoutView(OwnerMixin, TemplateView):
             else:
                 messages.success(request, _("Decision saved."))
                 return redirect("teams:knockout", league=self.league.slug)
-        return self.render_to_response(self.get_context_data(tie=(group.pk, form)), status=400)
+        return self.render_to_response(
+            self.get_context_data(bracket=bracket, tie=(group.pk, form)), status=400
+        )
 
 
 def _match_of(bracket: KnockoutBracket | None, group: Group | None) -> MatchView | None:

@@ -1,16 +1,21 @@
 """The prepared cursor of each game entry's statements (config/postgresql/base.py,
 common/sql.py): on PostgreSQL a statement is prepared once per connection and nothing else
-is; the captain-token lookup builds the table as the ORM would."""
+is; the captain-token lookup builds the table as the ORM would, by Django's internals
+while they are there and by the ORM once they are not."""
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
+import django
 import pytest
 from django.db import connection
+from django.db.models import Model
 from django.test.utils import CaptureQueriesContext
 
-from common.sql import PreparedLookup, prepared_cursor
+from common import sql
+from common.sql import DJANGO_INTERNALS, PreparedLookup, prepared_cursor
 from scoring.api.authentication import BY_TOKEN
 from tournaments.models import Table
 
@@ -57,3 +62,59 @@ def test_a_lookup_refuses_a_queryset_with_other_parameters(table: Table) -> None
     )
     with pytest.raises(AssertionError, match="one parameter"):
         lookup.first(table.captain_token)
+
+
+def _fields(obj: Model) -> dict[str, Any]:
+    return {f.attname: getattr(obj, f.attname) for f in obj._meta.concrete_fields}
+
+
+def _same_as_the_orm(found: Table | None, table: Table) -> None:
+    loaded = Table.objects.select_related("series__tournament").get(pk=table.pk)
+    assert found is not None
+    assert _fields(found) == _fields(loaded)
+    assert _fields(found.series) == _fields(loaded.series)
+    assert _fields(found.series.tournament) == _fields(loaded.series.tournament)
+
+
+def test_the_django_internals_the_lookup_borrows_are_there(table: Table) -> None:
+    """Fails after a Django upgrade that changed them: the lookup then still answers (by the
+    ORM, see below), only slower; adapt ``PreparedLookup`` to the new Django or drop it."""
+    lookup: PreparedLookup[Table] = PreparedLookup(BY_TOKEN.queryset)
+    found = lookup.first(table.captain_token)
+    assert lookup.problem is None and lookup.compiled() is not None, (
+        f"Django {django.get_version()}: {lookup.problem}. PreparedLookup now takes the ORM."
+    )
+    _same_as_the_orm(found, table)
+    compiled = lookup.compiled()
+    assert compiled is not None
+    assert compiled.names == [f.attname for f in Table._meta.concrete_fields], DJANGO_INTERNALS
+
+
+@pytest.mark.parametrize("where", ["compile", "build"])
+def test_without_the_internals_the_lookup_takes_the_orm(
+    table: Table, where: str, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    lookup: PreparedLookup[Table] = PreparedLookup(BY_TOKEN.queryset)
+    if where == "compile":  # as if a Django had dropped the function
+        monkeypatch.setattr(sql, "get_related_populators", None)
+    else:  # as if it had changed a signature (of the lookup's compiler: the ORM needs its own)
+
+        def changed(results: Any = None, *, moved: bool) -> Any:
+            raise AssertionError("not called")
+
+        compiled = lookup.compiled()
+        assert compiled is not None
+        monkeypatch.setattr(compiled.compiler, "results_iter", changed)
+    with caplog.at_level(logging.WARNING, logger="common.sql"):
+        found = lookup.first(table.captain_token)
+    _same_as_the_orm(found, table)
+    assert lookup.problem is not None
+    assert "get_related_populators" in lookup.problem and "results_iter" in lookup.problem
+    assert lookup.compiled() is None
+    assert [r.levelname for r in caplog.records if r.name == "common.sql"] == ["WARNING"]
+    with CaptureQueriesContext(connection) as queries:
+        assert lookup.first("no-such-token") is None
+        again = lookup.first(table.captain_token)
+    assert again is not None and again.pk == table.pk
+    assert len(queries) == 2  # one statement each, as before
+    assert len(caplog.records) == 1  # warned once

@@ -6,10 +6,12 @@ to anyone but its owner)."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
 
+from teams import bracket as bracket_module
 from teams.models import League, Team
 from tests.documents.pdftools import pdf_text
 from tests.factories import page_client
@@ -102,6 +104,35 @@ def test_a_tie_is_decided_on_the_page_then_the_next_round(alice: User) -> None:
     assert len(round_groups(league, 2)) == 1
     english = page_client(alice, language="en").get(OWNER).content.decode()
     assert "Final" in english and "advances" in english
+
+
+def test_a_decision_builds_the_bracket_once(alice: User, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The decide view passes its bracket on to the page it answers with (a refused
+    decision changes nothing), so a request reads every match's result once."""
+    league, teams, squads = group_stage_done(alice, 8, slug="liga")
+    start(alice, league)
+    first = round_groups(league, 1)
+    give_result(first[0], {"T0": 50, "T5": 30, "T3": 30, "T7": 0}, squads, alice)
+    give_result(first[1], {"T6": 90, "T1": 70, "T2": 60, "T4": 0}, squads, alice)
+    named = {t.name: t for t in teams}
+    built: list[Any] = []
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        built.append(args)
+        return bracket_module.knockout_bracket(*args, **kwargs)
+
+    monkeypatch.setattr("teams.views.knockout.knockout_bracket", spy)
+    client = page_client(alice)
+    prefix = f"tie{first[0].pk}"
+    same = named["T3"].pk
+    twice = {"action": "decide", "group": first[0].pk, f"{prefix}-place1": same}
+    refused = client.post(OWNER, {**twice, f"{prefix}-place2": same})
+    assert refused.status_code == 400 and "Entscheidung nötig" in refused.content.decode()
+    assert len(built) == 1
+    no_tie = client.post(OWNER, {"action": "decide", "group": first[1].pk})
+    assert no_tie.status_code == 302 and len(built) == 2
+    client.get(OWNER)
+    assert len(built) == 3
 
 
 def test_the_public_bracket(alice: User, bob: User) -> None:
