@@ -11,6 +11,16 @@ that summed every score row (``before``, kept here only). Prints figures; it is 
 
 ``--players N`` (a multiple of 4) sets the field, e.g. ``--players 5000`` to see how the
 standings grow against the registrations read.
+
+To compare two checkouts on the same data, build one database per field once and time each
+checkout against it in turns (``--reuse`` reads only; it prints the overall standings' wall
+time as a ratio to the registrations read of the same run, and their CPU)::
+
+    createdb -h 127.0.0.1 -U postgres standings5000
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/standings5000 \
+        .venv/bin/python bench/standings_bench.py --players 5000 --build
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/standings5000 \
+        .venv/bin/python bench/standings_bench.py --reuse --runs 15
 """
 
 from __future__ import annotations
@@ -111,7 +121,6 @@ def standings_before(tournament: Tournament) -> list[dict[str, Any]]:
 
     from scoring import standings
     from scoring.models import PlayerScore
-    from scoring.ranking import rank
     from tournaments.models import DEFAULT_TIEBREAK, Registration
 
     columns = standings._series_with_results(tournament, None)
@@ -131,14 +140,55 @@ def standings_before(tournament: Tournament) -> list[dict[str, Any]]:
     played: dict[int, dict[int, list[int]]] = {}
     for registration, number, *sums in grouped:
         played.setdefault(registration, {})[number] = sums
-    rows = []
+    rows: list[tuple[Any, ...]] = []
+    points: list[list[int | None]] = []
     for name in Registration.objects.filter(tournament=tournament).values_list(*standings.NAMES):
         mine = played.get(name[0], {})
-        series_points = tuple(mine[n][0] if n in mine else None for n in range(1, columns + 1))
+        points.append([mine[n][0] if n in mine else None for n in range(1, columns + 1)])
         counts = [sum(v[i] for v in mine.values()) for i in range(1, len(standings.COUNTED) + 1)]
-        shown = standings.Shown(tournament, keeper=False)
-        rows.append(standings._row(name, series_points, counts, shown))
-    return standings._table(rank(rows, tournament.tiebreak or DEFAULT_TIEBREAK))
+        rows.append((*name, *counts))
+    shown = standings.Shown(tournament, keeper=False)
+    tiebreak = tournament.tiebreak or DEFAULT_TIEBREAK
+    return standings._lines(standings._Field(rows, points), shown, tiebreak)
+
+
+def timed_cpu(func: Callable[[], object], runs: int) -> tuple[list[float], list[float]]:
+    """Wall and CPU milliseconds of each of ``runs`` calls."""
+    wall, cpu = [], []
+    for _ in range(runs):
+        started, started_cpu = time.perf_counter(), time.process_time()
+        func()
+        cpu.append((time.process_time() - started_cpu) * 1000)
+        wall.append((time.perf_counter() - started) * 1000)
+    return wall, cpu
+
+
+def reuse(runs: int) -> None:
+    """Times the registrations read and the overall standings in turns against the field a
+    ``--build`` left in the database DATABASE_URL names (the code of this checkout)."""
+    from django.db import connection
+
+    from scoring.standings import overall_standings
+    from tournaments.models import Tournament
+
+    tournament = Tournament.objects.get(slug="bench")
+    players = tournament.registrations.count()
+    read_registrations(tournament)  # the connection and the caches, warm
+    overall_standings(tournament)
+    samples: dict[str, list[float]] = {"read": [], "overall": [], "cpu": []}
+    for _ in range(runs):
+        wall, _cpu = timed_cpu(lambda: read_registrations(tournament), 1)
+        samples["read"] += wall
+        wall, used = timed_cpu(lambda: overall_standings(tournament), 1)
+        samples["overall"] += wall
+        samples["cpu"] += used
+    read, overall = statistics.median(samples["read"]), statistics.median(samples["overall"])
+    cpu = statistics.median(samples["cpu"])
+    print(f"database: {connection.vendor} {connection.settings_dict['NAME']}; {players} "
+          f"players, {runs} runs")  # fmt: skip
+    print(f"registrations read: median {read:7.1f} ms (baseline)")
+    print(f"overall standings : median {overall:7.1f} ms = {overall / read:.2f} x baseline; "
+          f"CPU median {cpu:.1f} ms")  # fmt: skip
 
 
 def timed(*funcs: Callable[[], object], runs: int = 15) -> list[tuple[float, float]]:
@@ -157,13 +207,32 @@ def main() -> None:
     global PLAYERS
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--players", type=int, default=PLAYERS, help="a multiple of 4")
-    PLAYERS = parser.parse_args().players
+    parser.add_argument(
+        "--build",
+        action="store_true",
+        help="migrate the database DATABASE_URL names and keep the field in it",
+    )
+    parser.add_argument(
+        "--reuse", action="store_true", help="time against the field a --build left there"
+    )
+    parser.add_argument("--runs", type=int, default=15, help="with --reuse")
+    arguments = parser.parse_args()
+    PLAYERS = arguments.players
     setup()
+    from django.core.management import call_command
     from django.db import connection
 
     from scoring.models import PlayerScore
     from scoring.standings import overall_standings, series_standings
 
+    if arguments.reuse:
+        reuse(arguments.runs)
+        return
+    if arguments.build:
+        call_command("migrate", verbosity=0)
+        build()
+        print(f"built {PLAYERS} players in {connection.settings_dict['NAME']}")
+        return
     with test_database():
         started = time.perf_counter()
         tournament = build()

@@ -21,6 +21,7 @@ from tournaments.publication import (
     retention_ends,
     retention_expired,
     shown_name,
+    shown_names,
 )
 
 name = st.text(st.characters(categories=("L",)), min_size=1, max_size=20)
@@ -78,6 +79,33 @@ def test_a_tables_labels_give_every_name_as_the_definition(
         assert shown_name(
             first, last, form, number, keeper=keeper, expired=expired, labels=labels
         ) == expected  # fmt: skip
+
+
+@given(
+    people=st.lists(
+        st.tuples(
+            st.sampled_from(["", " ", "Anna", " Anna ", "Jürgen\t"]),
+            st.sampled_from(["", " ", "Schmidt", "Schmidt ", " de Vries"]),
+            st.sampled_from([FULL, INITIAL, ANONYMOUS, "unknown"]),
+            st.none() | st.integers(0, 500),
+        ),
+        max_size=12,
+    ),
+    keeper=st.booleans(),
+    expired=st.booleans(),
+)
+def test_a_tables_names_at_once_are_each_players_shown_name(
+    people: list[tuple[str, str, str, int | None]], keeper: bool, expired: bool
+) -> None:
+    """The standings name thousands of players in one call: the same names, in the same
+    order, as asking for each."""
+    with translation.override("de"):
+        expected = [shown_name(*person, keeper=keeper, expired=expired) for person in people]
+        firsts, lasts, forms, numbers = ([person[i] for person in people] for i in range(4))
+        names = shown_names(
+            firsts, lasts, forms, numbers, keeper=keeper, expired=expired, labels=AnonymousLabels()
+        )
+    assert names == expected
 
 
 def test_the_model_choices_are_the_pure_cores_forms() -> None:

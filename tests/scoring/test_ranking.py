@@ -3,7 +3,7 @@
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scoring.ranking import METRICS, StandingRow, rank
+from scoring.ranking import METRICS, StandingRow, rank, rank_columns, series_sums
 from tournaments.models import DEFAULT_TIEBREAK, Tiebreak
 
 
@@ -88,3 +88,24 @@ def test_the_order_and_places_are_those_of_the_definition(
         (place, shared, rows[i]) for place, shared, i in expected
     ]
     assert [id(r.row) for r in ranked] == [id(rows[i]) for _, _, i in expected]
+
+
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 5), st.lists(st.integers(-30, 30), min_size=3, max_size=3)),
+        max_size=40,
+    ),
+    st.lists(st.sampled_from(sorted(Tiebreak.values)), max_size=2, unique=True),
+)
+def test_a_table_known_complete_ranks_as_any_other(
+    players: list[tuple[int, list[int]]], tiebreak: list[str]
+) -> None:
+    """The standings tell the core when every player has every series (then its metrics
+    run in C): the same order, places and sums as without the hint."""
+    keys = [key for key, _ in players]
+    points = [points for _, points in players]
+    assert series_sums(points, True) == series_sums(points) == [sum(p) for p in points]
+    totals = series_sums(points)
+    assert rank_columns(keys, points, totals, tiebreak, complete=True) == rank_columns(
+        keys, points, totals, tiebreak
+    )
