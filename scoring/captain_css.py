@@ -8,13 +8,14 @@ requires (outside ``:not()``, ``:is()`` and other functional pseudo-classes, whi
 they are) is a word of the captain page's sources: the tags of its templates, the strings of
 the Python that renders its forms and of the scripts that change it, and what Django's form
 widgets render. A word ending in "-" there (``stage-{{ ... }}``, ``outbox-${...}``) stands
-for every name it starts. Pure: no Django import.
+for every name it starts. Of the custom properties (Pico's ``--pico-…`` colours, icons and
+sizes) only those that a kept rule reads stay. Pure: no Django import.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from pathlib import Path
 
 import tinycss2
@@ -57,6 +58,7 @@ INCLUDE = re.compile(r"""\{%\s*(?:include|extends)\s+["']([^"']+)["']""")
 WORD = re.compile(r"[A-Za-z_][\w-]*")
 TAG = re.compile(r"<[A-Za-z](?:\{%.*?%\}|\{\{.*?\}\}|[^<>])*>", re.S)
 STRING = re.compile(r"""(["'`])((?:\\.|(?!\1).)*?)\1""", re.S)
+VAR = re.compile(r"var\(\s*(--[\w-]+)")
 COMMENT = re.compile(r"/\*.*?\*/|^\s*//.*?$|^\s*#.*?$", re.S | re.M)
 
 
@@ -125,10 +127,14 @@ def _text(tokens: Sequence[Node]) -> str:
     return re.sub(r"\s+", " ", tinycss2.serialize(tokens)).strip()
 
 
-def _declarations(content: Sequence[Node] | None) -> str:
+def _declarations(content: Sequence[Node] | None, variables: Collection[str] | None) -> str:
+    """A rule's declarations; of the custom properties only those in ``variables`` (all when
+    it is None)."""
     kept = []
     for item in tinycss2.parse_blocks_contents(content or [], True, True):
         if isinstance(item, Declaration):
+            if variables is not None and item.name.startswith("--") and item.name not in variables:
+                continue
             important = "!important" if item.important else ""
             kept.append(f"{item.lower_name}:{_text(item.value)}{important}")
         elif isinstance(item, QualifiedRule | AtRule):  # nested rules: kept whole
@@ -136,10 +142,46 @@ def _declarations(content: Sequence[Node] | None) -> str:
     return ";".join(kept)
 
 
+def used_variables(css: str) -> set[str]:
+    """The custom properties (``--pico-…``) a stylesheet reads: those that an ordinary
+    property, an at-rule or a keyframe names in ``var()``, and those that a read one names,
+    recursively. Pico defines some 150, for components the captain page never shows."""
+    read: set[str] = set()
+    names: dict[str, set[str]] = {}  # a custom property: the ones its value reads
+
+    def walk(rules: Iterable[Node]) -> None:
+        for rule in rules:
+            if isinstance(rule, QualifiedRule):
+                for item in tinycss2.parse_blocks_contents(rule.content, True, True):
+                    if isinstance(item, Declaration):
+                        found = set(VAR.findall(tinycss2.serialize(item.value)))
+                        if item.name.startswith("--"):
+                            names.setdefault(item.name, set()).update(found)
+                        else:
+                            read.update(found)
+            elif isinstance(rule, AtRule) and rule.content is not None:
+                if rule.lower_at_keyword in ("media", "supports", "-moz-document"):
+                    walk(tinycss2.parse_rule_list(rule.content, True, True))
+                else:  # @keyframes: read as a whole
+                    read.update(VAR.findall(tinycss2.serialize(rule.content)))
+
+    walk(tinycss2.parse_stylesheet(css, True, True))
+    todo = list(read)
+    while todo:
+        for name in names.get(todo.pop(), ()):
+            if name not in read:
+                read.add(name)
+                todo.append(name)
+    return read
+
+
 class Pruner:
-    def __init__(self, words: set[str], prefixes: tuple[str, ...]) -> None:
+    def __init__(
+        self, words: set[str], prefixes: tuple[str, ...], variables: Collection[str] | None = None
+    ) -> None:
         self.words = words
         self.prefixes = prefixes
+        self.variables = variables
 
     def used(self, name: str) -> bool:
         return name in self.words or name.startswith(self.prefixes)
@@ -151,7 +193,8 @@ class Pruner:
                 for part in _split(rule.prelude)
                 if all(self.used(n) for n in _names(part))
             ]
-            return f"{','.join(kept)}{{{_declarations(rule.content)}}}" if kept else ""
+            declarations = _declarations(rule.content, self.variables) if kept else ""
+            return f"{','.join(kept)}{{{declarations}}}" if declarations else ""
         if isinstance(rule, AtRule):
             if rule.lower_at_keyword in ("media", "supports", "-moz-document"):
                 inner = "".join(
@@ -167,11 +210,17 @@ def captain_css(root: Path = ROOT) -> str:
     """The captain page's stylesheet, made from the sources as they are now."""
     paths = [*captain_templates(root), *(root / p for p in EXTRA_SOURCES)]
     texts = [words_of(p) for p in paths if p.exists()]
-    pruner = Pruner(*used_words([*texts, WIDGET_WORDS]))
-    out = [HEADER]
-    for source in SOURCES:
-        rules = tinycss2.parse_stylesheet((root / source).read_text(), True, True)
-        out.append("".join(r for r in (pruner.rule(rule) for rule in rules) if r) + "\n")
+    words, prefixes = used_words([*texts, WIDGET_WORDS])
+    # Twice: the rules the page can use, then the same without the custom properties that
+    # none of them reads.
+    variables: set[str] | None = None
+    for _ in range(2):
+        pruner = Pruner(words, prefixes, variables)
+        out = [HEADER]
+        for source in SOURCES:
+            rules = tinycss2.parse_stylesheet((root / source).read_text(), True, True)
+            out.append("".join(r for r in (pruner.rule(rule) for rule in rules) if r) + "\n")
+        variables = used_variables("".join(out))
     return "".join(out)
 
 

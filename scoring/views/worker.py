@@ -14,17 +14,15 @@ from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.views import View
 
-#: The static files the captain page loads (templates/scoring/table_home.html, and after it
-#: what the outbox loads: the QR library, js-sha256 where there is no crypto.subtle).
+#: The static files the captain page loads (templates/scoring/table_home.html: its stylesheet
+#: and js/captain.js, and after it what the outbox loads: the QR library, js-sha256 where
+#: there is no crypto.subtle).
 CAPTAIN_STATIC = (
     "css/captain.css",
     "favicon.svg",
-    "js/app.js",
-    "js/sheet.js",
-    "vendor/idb-keyval/idb-keyval.umd.js",
-    "vendor/qrcode-generator/qrcode.js",
+    "js/captain.js",
+    "vendor/qrcode-generator/qrcode.min.js",
     "vendor/js-sha256/sha256.min.js",
-    "js/outbox.js",
 )
 #: The cache of captain pages (network first); the page adds itself to it on first load.
 PAGES_CACHE = "doko-captain-pages-v1"

@@ -12,15 +12,10 @@
 (function outbox() {
   "use strict";
 
-  // Loaded async, as idb-keyval is: it starts once the document is parsed and idb-keyval has
-  // run, whichever comes last (if idb-keyval never loads, the form posts as without it).
+  // Loaded async, in one file after idb-keyval (js/captain.js, `manage.py captain_js`): it
+  // starts once the document is parsed (without IndexedDB the form posts as without it).
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", outbox, { once: true });
-    return;
-  }
-  const library = document.querySelector("script[data-idb-keyval]");
-  if (!window.idbKeyval && library) {
-    library.addEventListener("load", outbox, { once: true });
     return;
   }
   const store = window.idbKeyval;

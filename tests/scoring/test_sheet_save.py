@@ -152,11 +152,12 @@ def test_the_outbox_gets_the_page_in_its_answer_when_it_asks(
 def test_the_captain_page_previews_and_saves_by_its_own_script(
     client: Client, table: Table
 ) -> None:
-    """No htmx on the captain page: js/sheet.js asks data-preview after a pause (400 ms
-    after a change, 1 s after a keystroke; tests/browser/test_sheet_swap.py) and saves."""
+    """No htmx on the captain page: js/sheet.js (in js/captain.js) asks data-preview after a
+    pause (400 ms after a change, 1 s after a keystroke; tests/browser/test_sheet_swap.py)
+    and saves."""
     html = client.get(url(table)).content.decode()
     preview = html.split('id="preview"')[1].split(">")[0]
     assert f'data-preview="{url(table, "vorschau/")}"' in preview
-    assert "htmx" not in html and "/js/sheet.js" in html and "/css/captain.css" in html
+    assert "htmx" not in html and "/js/captain.js" in html and "/css/captain.css" in html
     form = html.split('<form method="post" action="' + url(table, "spiel/"))[1].split(">")[0]
     assert "hx-" not in form
