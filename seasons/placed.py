@@ -9,6 +9,7 @@ compute the rest from the keys of the whole season:
   key: the place of a ranked line) and the keys before and after (``place``); window
   functions over the season, so a filter on ``position`` keeps every line's place in the
   whole season (other filters would rank within the filtered lines: filter by position);
+* ``of_club``: a club's lines among them, chosen around the statement that places them;
 * ``with_place``: any lines, each with the lines of its season before it and whether
   another has the same key, counted beside it (one line of each of several seasons).
 """
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, TypedDict
 
+from django.db import connection
 from django.db.models import Count, Exists, F, IntegerField, OuterRef, QuerySet, Subquery, Value
 from django.db.models.expressions import Window
 from django.db.models.functions import Coalesce, Lag, Lead, Rank, RowNumber
@@ -54,6 +56,23 @@ def in_order(season: Season) -> QuerySet[InOrder]:
         key_before=Window(Lag("sort_key"), order_by=ORDER),
         key_after=Window(Lead("sort_key"), order_by=ORDER),
     )
+
+
+def of_club(lines: QuerySet[Any], club: str, offset: int, limit: int) -> list[tuple[Any, ...]]:
+    """``limit`` rows of ``lines`` (``in_order``'s, as ``values_list`` with
+    ``player__club``) from ``offset`` on, of the club's players only, in the ranking's order:
+    one statement around that of ``lines``, so that every line is placed in the whole season
+    before the club's are chosen. The rows as the database gives them (SQLite's truth
+    values as 0 and 1)."""
+    sql, params = lines.order_by().query.sql_with_params()
+    ranked, of, position = map(connection.ops.quote_name, ("ranked", "player__club", "position"))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT * FROM ({sql}) {ranked} WHERE {ranked}.{of} = %s "
+            f"ORDER BY {ranked}.{position} LIMIT %s OFFSET %s",
+            [*params, club, limit, offset],
+        )
+        return list(cursor.fetchall())
 
 
 def place(ranked: bool, rank: int, key: Any, before: Any, after: Any) -> tuple[int | None, bool]:

@@ -26,7 +26,7 @@ from django.db.models import Case, Count, OuterRef, Q, Subquery, Value, When
 from django.utils.translation import gettext as _
 
 from seasons.models import Season, SeasonEntry, SeasonTournament
-from seasons.placed import in_order, place
+from seasons.placed import ORDER, in_order, of_club, place
 from seasons.ranking import Basis, RankingRule, window_opens
 from seasons.rules import ranking_rule
 from seasons.standings import TournamentInfo, exact_value, reference_date
@@ -116,28 +116,30 @@ def stored_ranking(
     reference = reference_date(season)
     entries = in_order(season)
     words = search_words(query)
-    if words or club is not None:
+    if words:
         # Chosen here from every line's position: a filter in the statement would place the
         # lines among the chosen ones only (``seasons.placed``).
-        names = entries.order_by("position").values_list(
+        names = entries.order_by(*ORDER).values_list(
             "position", "player__first_name", "player__last_name", "player__club",
             "player__name_form",
         )  # fmt: skip
         # Found by the name as published: a withheld last name is not searchable.
         matching = [
             p for p, first, last, c, form in names
-            if (club is None or c == club)
-            and (not words or found(words, shown_name(first, last, form), c))
+            if (club is None or c == club) and found(words, shown_name(first, last, form), c)
         ]  # fmt: skip
         count = len(matching)
         rows = list(
             entries.filter(Q(position__in=matching[offset : offset + limit]))
-            .order_by("position")
+            .order_by(*ORDER)
             .values_list(*COLUMNS)
         )
+    elif club is not None:
+        count = SeasonEntry.objects.filter(season=season, player__club=club).count()
+        rows = of_club(entries.values_list(*COLUMNS), club, offset, limit)
     else:
         count = SeasonEntry.objects.filter(season=season).count()
-        rows = list(entries.order_by("position").values_list(*COLUMNS)[offset : offset + limit])
+        rows = list(entries.order_by(*ORDER).values_list(*COLUMNS)[offset : offset + limit])
     with_page = _with_page(row[1] for row in rows)
     lines = tuple(
         ListedLine(
@@ -152,7 +154,7 @@ def stored_ranking(
             total=total,
             tournaments=tournaments,
             missing_series=missing,
-            provisional=provisional,
+            provisional=bool(provisional),  # as SQLite gives it to ``of_club``
             has_page=player in with_page,
         )
         for (
