@@ -24,6 +24,7 @@ from django.db.models.expressions import Window
 from django.db.models.functions import Coalesce, Lag, Lead, Rank, RowNumber
 
 from seasons.models import Season, SeasonEntry
+from tournaments.models import Player
 
 
 class _InOrder(TypedDict):
@@ -44,6 +45,13 @@ if TYPE_CHECKING:  # what the reads add to a line (only the type checker subscri
     InOrder = WithAnnotations[SeasonEntry, _InOrder]
     WithPlace = WithAnnotations[SeasonEntry, _WithPlace]
 
+#: A placed line's columns as ``of_club`` reads them (the player's names joined after them).
+PLACED = (
+    "position", "player_id", "ranked", "rank", "sort_key", "key_before", "key_after",
+    "value_numerator", "value_denominator", "series", "total", "tournaments", "missing_series",
+    "provisional",
+)  # fmt: skip
+
 #: The ranking's order: the better line first, among equals the smaller player key.
 ORDER = (F("sort_key").desc(), F("player_id").asc())
 
@@ -58,18 +66,21 @@ def in_order(season: Season) -> QuerySet[InOrder]:
     )
 
 
-def of_club(lines: QuerySet[Any], club: str, offset: int, limit: int) -> list[tuple[Any, ...]]:
-    """``limit`` rows of ``lines`` (``in_order``'s, as ``values_list`` with
-    ``player__club``) from ``offset`` on, of the club's players only, in the ranking's order:
-    one statement around that of ``lines``, so that every line is placed in the whole season
-    before the club's are chosen. The rows as the database gives them (SQLite's truth
-    values as 0 and 1)."""
-    sql, params = lines.order_by().query.sql_with_params()
-    ranked, of, position = map(connection.ops.quote_name, ("ranked", "player__club", "position"))
+def of_club(season: Season, club: str, offset: int, limit: int) -> list[tuple[Any, ...]]:
+    """``limit`` lines of the club's players from ``offset`` on, in the ranking's order, as
+    ``seasons.stored.COLUMNS`` (the rows as the database gives them: SQLite's truth values
+    as 0 and 1). One statement around ``in_order``'s: every line is placed in the whole
+    season before the club's are chosen and their names joined."""
+    sql, params = in_order(season).values_list(*PLACED).order_by().query.sql_with_params()
+    q = connection.ops.quote_name
+    player = Player._meta.db_table
+    line = ", ".join(f"r.{q(name)}" for name in PLACED[2:])
+    names = ", ".join(f"p.{q(name)}" for name in ("first_name", "last_name", "club", "name_form"))
     with connection.cursor() as cursor:
         cursor.execute(
-            f"SELECT * FROM ({sql}) {ranked} WHERE {ranked}.{of} = %s "
-            f"ORDER BY {ranked}.{position} LIMIT %s OFFSET %s",
+            f"SELECT r.{q('position')}, r.{q('player_id')}, {names}, {line} "
+            f"FROM ({sql}) r INNER JOIN {q(player)} p ON p.{q('id')} = r.{q('player_id')} "
+            f"WHERE p.{q('club')} = %s ORDER BY r.{q('position')} LIMIT %s OFFSET %s",
             [*params, club, limit, offset],
         )
         return list(cursor.fetchall())

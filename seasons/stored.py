@@ -136,7 +136,7 @@ def stored_ranking(
         )
     elif club is not None:
         count = SeasonEntry.objects.filter(season=season, player__club=club).count()
-        rows = of_club(entries.values_list(*COLUMNS), club, offset, limit)
+        rows = of_club(season, club, offset, limit)
     else:
         count = SeasonEntry.objects.filter(season=season).count()
         rows = list(entries.order_by(*ORDER).values_list(*COLUMNS)[offset : offset + limit])
