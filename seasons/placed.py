@@ -9,7 +9,8 @@ compute the rest from the keys of the whole season:
   key: the place of a ranked line) and the keys before and after (``place``); window
   functions over the season, so a filter on ``position`` keeps every line's place in the
   whole season (other filters would rank within the filtered lines: filter by position);
-* ``of_club``: a club's lines among them, chosen around the statement that places them;
+* ``placed_part``: a part of them (of a club's players only), chosen around the statement
+  that places them, with the players' names;
 * ``with_place``: any lines, each with the lines of its season before it and whether
   another has the same key, counted beside it (one line of each of several seasons).
 """
@@ -45,7 +46,7 @@ if TYPE_CHECKING:  # what the reads add to a line (only the type checker subscri
     InOrder = WithAnnotations[SeasonEntry, _InOrder]
     WithPlace = WithAnnotations[SeasonEntry, _WithPlace]
 
-#: A placed line's columns as ``of_club`` reads them (the player's names joined after them).
+#: A placed line's columns as ``placed_part`` reads them (the player's names joined after them).
 PLACED = (
     "position", "player_id", "ranked", "rank", "sort_key", "key_before", "key_after",
     "value_numerator", "value_denominator", "series", "total", "tournaments", "missing_series",
@@ -66,22 +67,30 @@ def in_order(season: Season) -> QuerySet[InOrder]:
     )
 
 
-def of_club(season: Season, club: str, offset: int, limit: int) -> list[tuple[Any, ...]]:
-    """``limit`` lines of the club's players from ``offset`` on, in the ranking's order, as
-    ``seasons.stored.COLUMNS`` (the rows as the database gives them: SQLite's truth values
-    as 0 and 1). One statement around ``in_order``'s: every line is placed in the whole
-    season before the club's are chosen and their names joined."""
-    sql, params = in_order(season).values_list(*PLACED).order_by().query.sql_with_params()
+def placed_part(season: Season, club: str | None, offset: int, limit: int) -> list[tuple[Any, ...]]:
+    """``limit`` lines from ``offset`` on (of the club's players only, ``club``), in the
+    ranking's order, as ``seasons.stored.COLUMNS`` (the rows as the database gives them:
+    SQLite's truth values as 0 and 1). One statement around ``in_order``'s: every line is
+    placed in the whole season before the club's are chosen, and the players' names are
+    joined to the chosen lines only (the windows sort narrow rows)."""
     q = connection.ops.quote_name
-    player = Player._meta.db_table
+    lines = in_order(season).values_list(*PLACED)
+    chosen: list[str | int] = []
+    if club is None:  # the part chosen inside, where the windows' order gives it
+        lines, where = lines.order_by(*ORDER)[offset : offset + limit], ""
+    else:
+        lines, where = lines.order_by(), f"WHERE p.{q('club')} = %s "
+        where += f"ORDER BY r.{q('position')} LIMIT %s OFFSET %s"
+        chosen = [club, limit, offset]
+    sql, params = lines.query.sql_with_params()
     line = ", ".join(f"r.{q(name)}" for name in PLACED[2:])
     names = ", ".join(f"p.{q(name)}" for name in ("first_name", "last_name", "club", "name_form"))
     with connection.cursor() as cursor:
         cursor.execute(
-            f"SELECT r.{q('position')}, r.{q('player_id')}, {names}, {line} "
-            f"FROM ({sql}) r INNER JOIN {q(player)} p ON p.{q('id')} = r.{q('player_id')} "
-            f"WHERE p.{q('club')} = %s ORDER BY r.{q('position')} LIMIT %s OFFSET %s",
-            [*params, club, limit, offset],
+            f"SELECT r.{q('position')}, r.{q('player_id')}, {names}, {line} FROM ({sql}) r "
+            f"INNER JOIN {q(Player._meta.db_table)} p ON p.{q('id')} = r.{q('player_id')} "
+            f"{where or 'ORDER BY r.' + q('position')}",
+            [*params, *chosen],
         )
         return list(cursor.fetchall())
 

@@ -26,7 +26,7 @@ from django.db.models import Case, Count, OuterRef, Q, Subquery, Value, When
 from django.utils.translation import gettext as _
 
 from seasons.models import Season, SeasonEntry, SeasonTournament
-from seasons.placed import ORDER, in_order, of_club, place
+from seasons.placed import ORDER, in_order, place, placed_part
 from seasons.ranking import Basis, RankingRule, window_opens
 from seasons.rules import ranking_rule
 from seasons.standings import TournamentInfo, exact_value, reference_date
@@ -134,12 +134,10 @@ def stored_ranking(
             .order_by(*ORDER)
             .values_list(*COLUMNS)
         )
-    elif club is not None:
-        count = SeasonEntry.objects.filter(season=season, player__club=club).count()
-        rows = of_club(season, club, offset, limit)
     else:
-        count = SeasonEntry.objects.filter(season=season).count()
-        rows = list(entries.order_by(*ORDER).values_list(*COLUMNS)[offset : offset + limit])
+        counted = SeasonEntry.objects.filter(season=season)
+        count = (counted if club is None else counted.filter(player__club=club)).count()
+        rows = placed_part(season, club, offset, limit)
     with_page = _with_page(row[1] for row in rows)
     lines = tuple(
         ListedLine(
