@@ -5,9 +5,10 @@ it in their transaction, the task ``seasons.refresh`` and the management command
 
 A refresh computes every line (``season_lines``), or, asked by the task after results
 changed, only the lines of the players of the tournaments whose results changed since the
-stored ranking (``changed_lines``): the others' lines are kept as stored and only ordered
-again with them (``seasons.ranking.order``). Either way only the lines that differ from the
-stored ones are written.
+stored ranking (``changed_lines``): the others' lines are kept as stored. A line keeps what
+the ranking orders it by (``seasons.sort_keys``), not its place, which the reads compute
+(``seasons.placed``): either way only the lines whose own figures changed are written, not
+those whose place moved with them.
 """
 
 from __future__ import annotations
@@ -22,8 +23,9 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from seasons.models import Season, SeasonEntry, SeasonTournament
-from seasons.ranking import Line, Standing, order, standing
+from seasons.ranking import Line, RankingRule, Standing, standing
 from seasons.rules import ranking_rule
+from seasons.sort_keys import sort_keys
 from seasons.standings import changed_lines, collector_paused, reference_date, season_lines
 
 
@@ -77,11 +79,11 @@ def refresh_season_entries(
                 if _in_part(locked, reference):
                     rows = _rows_in_part(season, locked, stored)
                 else:
-                    rows = _rows(season_lines(season))
+                    rows = _rows(ranking_rule(season), season_lines(season))
                 _write(season, rows, stored, locked, locked.requested, reference)
             return True
         covers = state.requested  # every request so far was committed before the reads
-        rows = _rows(season_lines(season))
+        rows = _rows(ranking_rule(season), season_lines(season))
         with transaction.atomic():
             locked = _state(season, lock=True)
             if locked is None or (requested is not None and locked.done >= covers):
@@ -90,7 +92,7 @@ def refresh_season_entries(
                 # Another refresh was stored while this one computed, maybe from later
                 # reads: computed again, locked, so that nothing older overwrites it.
                 covers = locked.requested
-                rows = _rows(season_lines(season))
+                rows = _rows(ranking_rule(season), season_lines(season))
             _write(season, rows, _stored(season), locked, covers, reference)
     return True
 
@@ -103,48 +105,44 @@ def _in_part(state: _State, reference: datetime.date) -> bool:
 
 #: SeasonEntry's columns as a refresh writes them, after the season.
 ENTRY_COLUMNS = (
-    ("player_id", "bigint"), ("place", "int"), ("shared", "bool"),
-    ("value_numerator", "bigint"), ("value_denominator", "bigint"), ("series", "int"),
-    ("total", "bigint"), ("tournaments", "int"), ("missing_series", "int"), ("ranked", "bool"),
-    ("position", "int"), ("provisional", "bool"), ("best_result", "bigint"),
+    ("player_id", "bigint"), ("value_numerator", "bigint"), ("value_denominator", "bigint"),
+    ("series", "int"), ("total", "bigint"), ("tournaments", "int"), ("missing_series", "int"),
+    ("ranked", "bool"), ("provisional", "bool"), ("best_result", "bigint"),
+    ("sort_key", "bytea"),
 )  # fmt: skip
 NAMES = tuple(name for name, _type in ENTRY_COLUMNS)
-_PLACE, _SHARED, _POSITION = NAMES.index("place"), NAMES.index("shared"), NAMES.index("position")
-Row = tuple[int | bool | None, ...]
+_SORT_KEY = NAMES.index("sort_key")
+Row = tuple[int | bool | bytes | None, ...]
 
 
 def _player(row: Row) -> int:
     return cast(int, row[0])
 
 
-def _columns(position: int, line: Line, place: int | None, shared: bool) -> Row:
+def _columns(line: Line, key: bytes) -> Row:
     return (
-        line.player, place, shared, line.value.numerator, line.value.denominator,
-        line.series, line.total, len(line.counted), line.missing_series, place is not None,
-        position, line.provisional, max((e.score for e in line.counted), default=0),
+        line.player, line.value.numerator, line.value.denominator, line.series, line.total,
+        len(line.counted), line.missing_series, bool(line.counted) and not line.missing_series,
+        line.provisional, max((e.score for e in line.counted), default=0), key,
     )  # fmt: skip
 
 
-def _rows(lines: Sequence[Line]) -> list[Row]:
-    """The ranking's lines as stored rows, in its order."""
-    return [
-        _columns(position, line, line.place, line.shared)
-        for position, line in enumerate(lines, start=1)
-    ]
+def _rows(rule: RankingRule, lines: Sequence[Line]) -> list[Row]:
+    """The ranking's lines as stored rows, each with its key (``seasons.sort_keys``)."""
+    keys = sort_keys(rule, map(standing, lines))
+    return [_columns(line, keys[line.player]) for line in lines]
 
 
 def _stored(season: Season) -> dict[int, Row]:
     """The season's stored rows by player."""
-    return {
-        _player(row): row
-        for row in SeasonEntry.objects.filter(season=season).order_by().values_list(*NAMES)
-    }
+    found = SeasonEntry.objects.filter(season=season).order_by().values_list(*NAMES)
+    return {_player(row): (*row[:_SORT_KEY], bytes(cast(bytes, row[_SORT_KEY]))) for row in found}
 
 
 def _standing(row: Row) -> Standing:
     """What a stored line is ordered by."""
-    (player, _place, _shared, numerator, denominator, series, total, tournaments, _missing,
-     ranked, _position, _provisional, best) = cast("tuple[int, ...]", row)  # fmt: skip
+    (player, numerator, denominator, series, total, tournaments, _missing, ranked,
+     _provisional, best, _key) = cast("tuple[int, ...]", row)  # fmt: skip
     return Standing(
         player=player,
         value=Fraction(numerator, denominator),
@@ -157,28 +155,20 @@ def _standing(row: Row) -> Standing:
 
 
 def _rows_in_part(season: Season, locked: _State, stored: dict[int, Row]) -> list[Row]:
-    """The ranking's rows with the lines of the changed tournaments' players computed again
-    and every other line as stored, placed again among them."""
+    """The stored rows with the lines of the changed tournaments' players computed again,
+    every other line as stored; the keys of all of them (a value's order among those of the
+    same double may change with another's, ``seasons.sort_keys.value_orders``)."""
     changed = list(
         SeasonTournament.objects.filter(season=season, results_changed__gt=locked.done)
         .order_by("tournament_id")
         .values_list("tournament_id", flat=True)
     )
     theirs, lines = changed_lines(season, changed) if changed else (set(), [])
-    computed = {line.player: line for line in lines}
-    standings = [standing(line) for line in lines]
-    standings += [_standing(row) for player, row in stored.items() if player not in theirs]
-    rows: list[Row] = []
-    for position, (one, place, shared) in enumerate(
-        order(ranking_rule(season), standings), start=1
-    ):
-        line = computed.get(one.player)
-        if line is not None:
-            rows.append(_columns(position, line, place, shared))
-        else:
-            kept = list(stored[one.player])
-            kept[_PLACE], kept[_SHARED], kept[_POSITION] = place, shared, position
-            rows.append(tuple(kept))
+    kept = [row for player, row in stored.items() if player not in theirs]
+    standings = [standing(line) for line in lines] + [_standing(row) for row in kept]
+    keys = sort_keys(ranking_rule(season), standings)
+    rows = [_columns(line, keys[line.player]) for line in lines]
+    rows += [(*row[:_SORT_KEY], keys[_player(row)]) for row in kept]
     return rows
 
 
@@ -193,9 +183,8 @@ def _write(
     """Write the rows that differ from the ``stored`` ones (read with the season locked),
     and what the stored ranking now covers."""
     now = timezone.now()
-    # A line that changed is deleted and inserted again: no update has to mind the unique
-    # positions (a line taking another's before that one has left it), and a row's indexes
-    # are written once, not twice.
+    # A line that changed is deleted and inserted again: a row's indexes are written once,
+    # not twice, and one statement of each kind writes them all.
     new = {_player(row) for row in rows}
     gone = [player for player, row in stored.items() if player not in new]
     written = [row for row in rows if stored.get(_player(row)) != row]
@@ -239,10 +228,18 @@ def _write_postgresql(
             )
 
 
-def _text(column: Sequence[int | bool | None]) -> str:
-    """Whole numbers and truth values as PostgreSQL reads them in an array, None as ""."""
+def _text(column: Sequence[int | bool | bytes | None]) -> str:
+    """Whole numbers, truth values and bytes (hexadecimal) as PostgreSQL reads them in an
+    array, None as ""."""
     return ",".join(
-        "" if v is None else ("t" if v else "f") if isinstance(v, bool) else str(v) for v in column
+        ""
+        if v is None
+        else ("t" if v else "f")
+        if isinstance(v, bool)
+        else "\\x" + v.hex()
+        if isinstance(v, bytes)
+        else str(v)
+        for v in column
     )
 
 

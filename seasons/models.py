@@ -108,19 +108,18 @@ class SeasonChange(ChangeLog):
 
 class SeasonEntry(models.Model):
     """A player's line in a season's ranking, stored for the reads that must be quick (his
-        page, the season's page and API): written by ``seasons.entries.refresh_season_entries``
-        from the pure ranking whenever results of an attached tournament or the season change
+    page, the season's page and API): written by ``seasons.entries.refresh_season_entries``
+    from the pure ranking whenever results of an attached tournament or the season change
     (only the lines that changed are written).
-        The value is exact: ``value_numerator / value_denominator`` (the average per series, or
-        the counted sum). ``position`` is the line's order in the ranking (the ranked by place,
-        then the players still short of the minimum), what the season's pages are cut by."""
+    The value is exact: ``value_numerator / value_denominator`` (the average per series, or
+    the counted sum). ``sort_key`` is what the ranking orders the line by
+    (``seasons.sort_keys``): places, shared places and the lines' order are computed from it
+    when read (``seasons.placed``), so a line is written only when its own figures change."""
 
     season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="entries")
     player = models.ForeignKey(
         "tournaments.Player", on_delete=models.CASCADE, related_name="season_entries"
     )
-    place = models.PositiveIntegerField(null=True, blank=True)
-    shared = models.BooleanField(default=False)
     value_numerator = models.BigIntegerField()
     value_denominator = models.PositiveBigIntegerField()
     series = models.PositiveIntegerField()
@@ -128,7 +127,8 @@ class SeasonEntry(models.Model):
     tournaments = models.PositiveIntegerField()
     missing_series = models.PositiveIntegerField()
     ranked = models.BooleanField()
-    position = models.PositiveIntegerField(default=0)
+    # Larger: ranked before; equal: the same place (``seasons.sort_keys.sort_key``).
+    sort_key = models.BinaryField(max_length=64, default=b"")
     provisional = models.BooleanField(default=False)  # a result shown, not counted yet
     best_result = models.BigIntegerField(default=0)  # the best counted score (a tie-break)
     computed_at = models.DateTimeField()  # when the line was last written (it changed)
@@ -138,19 +138,18 @@ class SeasonEntry(models.Model):
         verbose_name_plural = _("stored season lines")
         constraints = [
             models.UniqueConstraint(fields=["season", "player"], name="season_entry_once"),
-            models.UniqueConstraint(fields=["season", "position"], name="season_entry_position"),
             models.CheckConstraint(
                 condition=models.Q(value_denominator__gt=0), name="season_entry_denominator"
             ),
-            models.CheckConstraint(
-                condition=models.Q(ranked=True, place__isnull=False)
-                | models.Q(ranked=False, place__isnull=True),
-                name="season_entry_ranked_has_place",
-            ),
+        ]
+        indexes = [
+            # The ranking's order (the better first, among equals the smaller player key),
+            # and the lines before one (its place).
+            models.Index(fields=["season", "-sort_key", "player"], name="season_entry_order"),
         ]
 
     def __str__(self) -> str:
-        return f"{self.season_id}: {self.player_id} ({self.place})"
+        return f"{self.season_id}: {self.player_id}"
 
 
 class DdvImport(models.Model):

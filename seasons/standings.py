@@ -26,7 +26,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import connection
@@ -37,6 +37,7 @@ from django.utils.translation import gettext as _
 from scoring.models import TournamentTotal
 from scoring.ranking import StandingRow, rank
 from seasons.models import Season, SeasonEntry, SeasonTournament
+from seasons.placed import counted_place, with_place
 from seasons.ranking import (
     Basis,
     Line,
@@ -53,6 +54,9 @@ from tournaments.finality import closed_series_mask, open_series_count
 from tournaments.models import DEFAULT_TIEBREAK, Player, Registration, Series, Tournament
 from tournaments.permissions import TOURNAMENTS, visible_tournaments
 from tournaments.publication import shown_name
+
+if TYPE_CHECKING:
+    from seasons.placed import WithPlace
 
 CENT = Decimal("0.01")
 FIELDS = ("pk", "name", "slug", "starts_on", "status", "seen_public", "tiebreak")
@@ -486,7 +490,8 @@ def _season_line(
 def player_explanation(season: Season, player: int) -> SeasonLine | None:
     """One player's line in the season with every result explained (which count, and why
     not), read from his tournaments only: two statements, whatever the season's size. Its
-    place is the stored one (``SeasonEntry``); None when he has no result in the season."""
+    place is the stored one's (``SeasonEntry``, ``seasons.placed``); None when he has no
+    result in the season."""
     with collector_paused():
         loaded = _load(season, True, player)
     mine = [r for r in loaded.results if r.player == player]
@@ -494,11 +499,11 @@ def player_explanation(season: Season, player: int) -> SeasonLine | None:
         return None
     line = explain(loaded.rule, player, mine, loaded.reference)
     stored = (
-        SeasonEntry.objects.filter(season=season, player_id=player)
-        .values_list("place", "shared")
+        with_place(SeasonEntry.objects.filter(season=season, player_id=player))
+        .values_list("ranked", "lines_before", "tied")
         .first()
     )
-    place, shared = stored or (None, False)
+    place, shared = counted_place(*stored) if stored else (None, False)
     name, club = loaded.names[player]
     return dataclasses.replace(
         _season_line(loaded.rule, line, name, club, loaded.info), place=place, shared=shared
@@ -554,13 +559,15 @@ class StoredLine:
         return self.place is not None
 
 
-def stored_line(entry: SeasonEntry) -> StoredLine:
+def stored_line(entry: WithPlace) -> StoredLine:
+    """The line of an entry read through ``seasons.placed.with_place``."""
     exact = Fraction(entry.value_numerator, entry.value_denominator)
     rule = ranking_rule(entry.season)
+    place, shared = counted_place(entry.ranked, entry.lines_before, entry.tied)
     return StoredLine(
         player=entry.player_id,
-        place=entry.place,
-        shared=entry.shared,
+        place=place,
+        shared=shared,
         value=_value(rule, exact),
         exact=exact,
         series=entry.series,
@@ -576,7 +583,7 @@ def player_seasons(player: Player) -> list[tuple[Season, StoredLine]]:
     """The player's stored line in every public season that has a result of his, by season
     name: one statement, whatever the number of seasons."""
     entries = (
-        SeasonEntry.objects.filter(player=player, season__is_public=True)
+        with_place(SeasonEntry.objects.filter(player=player, season__is_public=True))
         .select_related("season")
         .order_by("season__name", "season__pk")
     )

@@ -3,10 +3,12 @@ club, with the season's tournaments apart; and one line's explanation, asked for
 
 The page reads ``SeasonEntry`` rows (``seasons.entries.refresh_season_entries`` keeps them),
 never the results behind them: a fixed number of statements whatever the number of players
-(the lines of one page in ``position`` order with the players' names, how many there are, the
+(the lines of one page in the ranking's order with their places, computed from the season's
+keys as they are read, ``seasons.placed``, and the players' names; how many there are, the
 clubs, which of the page's players have a page of their own). A search by name reads the
 season's names and keeps those ``tournaments.names.found`` finds, as every name search does;
-the names are the players' own (a corrected name shows at once, without a refresh).
+a club's lines are chosen the same way, so that each keeps its place in the whole season.
+The names are the players' own (a corrected name shows at once, without a refresh).
 
 A line's explanation (which results count, and why not) reads only the tournaments of that
 player: ``seasons.standings.player_explanation``.
@@ -20,10 +22,11 @@ from dataclasses import dataclass, replace
 from decimal import Decimal
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Case, Count, OuterRef, Subquery, Value, When
+from django.db.models import Case, Count, OuterRef, Q, Subquery, Value, When
 from django.utils.translation import gettext as _
 
 from seasons.models import Season, SeasonEntry, SeasonTournament
+from seasons.placed import ORDER, in_order, place, placed_part
 from seasons.ranking import Basis, RankingRule, window_opens
 from seasons.rules import ranking_rule
 from seasons.standings import TournamentInfo, exact_value, reference_date
@@ -93,8 +96,8 @@ class StoredRanking:
 COLUMNS = (
     "position", "player_id", "player__first_name", "player__last_name", "player__club",
     "player__name_form",
-    "place", "shared", "value_numerator", "value_denominator", "series", "total",
-    "tournaments", "missing_series", "provisional",
+    "ranked", "rank", "sort_key", "key_before", "key_after", "value_numerator",
+    "value_denominator", "series", "total", "tournaments", "missing_series", "provisional",
 )  # fmt: skip
 
 
@@ -111,29 +114,30 @@ def stored_ranking(
     each with his place in the whole season."""
     rule = ranking_rule(season)
     reference = reference_date(season)
-    entries = SeasonEntry.objects.filter(season=season)
-    if club is not None:
-        entries = entries.filter(player__club=club)
+    entries = in_order(season)
     words = search_words(query)
     if words:
-        names = entries.order_by("position").values_list(
+        # Chosen here from every line's position: a filter in the statement would place the
+        # lines among the chosen ones only (``seasons.placed``).
+        names = entries.order_by(*ORDER).values_list(
             "position", "player__first_name", "player__last_name", "player__club",
             "player__name_form",
         )  # fmt: skip
         # Found by the name as published: a withheld last name is not searchable.
         matching = [
             p for p, first, last, c, form in names
-            if found(words, shown_name(first, last, form), c)
+            if (club is None or c == club) and found(words, shown_name(first, last, form), c)
         ]  # fmt: skip
         count = len(matching)
         rows = list(
-            entries.filter(position__in=matching[offset : offset + limit])
-            .order_by("position")
+            entries.filter(Q(position__in=matching[offset : offset + limit]))
+            .order_by(*ORDER)
             .values_list(*COLUMNS)
         )
     else:
-        count = entries.count()
-        rows = list(entries.order_by("position").values_list(*COLUMNS)[offset : offset + limit])
+        counted = SeasonEntry.objects.filter(season=season)
+        count = (counted if club is None else counted.filter(player__club=club)).count()
+        rows = placed_part(season, club, offset, limit)
     with_page = _with_page(row[1] for row in rows)
     lines = tuple(
         ListedLine(
@@ -141,21 +145,21 @@ def stored_ranking(
             name=shown_name(first, last, form),
             club=player_club,
             position=position,
-            place=place,
-            shared=shared,
+            place=where[0],
+            shared=where[1],
             value=exact_value(rule, numerator, denominator),
             series=series,
             total=total,
             tournaments=tournaments,
             missing_series=missing,
-            provisional=provisional,
+            provisional=bool(provisional),  # as SQLite gives it to ``of_club``
             has_page=player in with_page,
         )
         for (
-            position, player, first, last, player_club, form, place, shared, numerator,
-            denominator,
-            series, total, tournaments, missing, provisional,
+            position, player, first, last, player_club, form, ranked, rank, key, before, after,
+            numerator, denominator, series, total, tournaments, missing, provisional,
         ) in rows
+        for where in [place(ranked, rank, key, before, after)]
     )  # fmt: skip
     return StoredRanking(
         season=season,

@@ -128,7 +128,7 @@ def test_permissions(
     Season.objects.filter(slug="cup").update(is_public=False)
     assert bob_api.get(API + "cup/").status_code == 404
     assert bob_api.get(API + "cup/ranking/").status_code == 404
-    anna = Season.objects.get(slug="cup").entries.order_by("position")[0].player_id
+    anna = Season.objects.get(slug="cup").entries.order_by("-sort_key", "player")[0].player_id
     assert bob_api.get(API + f"cup/ranking/{anna}/").status_code == 404
     assert alice_api.get(API + f"cup/ranking/{anna}/").status_code == 200
     assert bob_api.get(API).json()["results"] == []

@@ -23,6 +23,7 @@ from scoring.services.deductions import add_deduction
 from scoring.services.entry import save_game
 from seasons.entries import refresh_season_entries
 from seasons.models import Season, SeasonEntry
+from seasons.placed import placed_entries
 from seasons.services import SeasonData, change_season, request_refresh
 from seasons.standings import season_ranking
 from tests.factories import page_client, play, running_table
@@ -38,11 +39,17 @@ OnCommit = Callable[..., AbstractContextManager[Any]]
 
 def stored(season: Season) -> list[tuple[Any, ...]]:
     return sorted(
-        SeasonEntry.objects.filter(season=season).values_list(
-            "player_id", "place", "shared", "value_numerator", "value_denominator", "series",
-            "total", "tournaments", "missing_series", "ranked",
+        (
+            e.player_id, place, shared, e.value_numerator, e.value_denominator, e.series,
+            e.total, e.tournaments, e.missing_series, e.ranked,
         )
+        for e, place, shared in placed_entries(season)
     )  # fmt: skip
+
+
+def placed(season: Season) -> list[tuple[SeasonEntry, int | None]]:
+    """The stored lines in the ranking's order with their places."""
+    return [(e, place) for e, place, _shared in placed_entries(season)]
 
 
 def live(season: Season) -> list[tuple[Any, ...]]:
@@ -92,8 +99,8 @@ def test_entries_follow_games_corrections_and_deductions(
     with django_capture_on_commit_callbacks(execute=True):
         add_deduction(table.series, seat[1], -3, "Handy am Tisch", organizer(alice))
     assert stored(season) == live(season)
-    first = SeasonEntry.objects.get(season=season, player_id=seat[3].player_id)
-    assert (first.place, first.total, first.shared) == (1, 2, False)
+    first, place, shared = placed_entries(season)[0]
+    assert (first.player_id, place, first.total, shared) == (seat[3].player_id, 1, 2, False)
     assert SeasonEntry.objects.get(season=season, player_id=seat[1].player_id).total == -1
 
 
@@ -144,7 +151,7 @@ def test_a_request_covered_by_a_later_refresh_is_skipped(alice: User) -> None:
 def test_changing_the_season_refreshes_its_entries(alice: User) -> None:
     t = played(alice, "t", "2026-03-01", {"Anna Albers": [10, 5], "Bernd Bäcker": [20]})
     season = season_of(alice, [t], preset="best_n")
-    assert [e.place for e in season.entries.order_by("place")] == [1, 2]  # Bernd 20, Anna 15
+    assert [p for _e, p in placed(season)] == [1, 2]  # Bernd 20, Anna 15
     season = change_season(
         season,
         SeasonData(name="Rangliste", slug=season.slug, preset="ddv_rangliste",
@@ -152,8 +159,9 @@ def test_changing_the_season_refreshes_its_entries(alice: User) -> None:
         actor=organizer(alice),
     )  # fmt: skip
     assert stored(season) == live(season)
-    anna = SeasonEntry.objects.get(season=season, player__first_name="Anna")
-    assert (anna.place, anna.value_numerator, anna.value_denominator) == (1, 15, 2)
+    anna, place = placed(season)[0]
+    assert anna.player.first_name == "Anna"
+    assert (place, anna.value_numerator, anna.value_denominator) == (1, 15, 2)
     assert not SeasonEntry.objects.get(season=season, player__first_name="Bernd").ranked
 
 
@@ -201,12 +209,12 @@ def test_merging_two_players_refreshes_the_seasons_of_their_tournaments(
     t1 = played(alice, "t1", "2026-03-01", {"Anna Albers": [10], "Bernd Bäcker": [20]})
     t2 = played(alice, "t2", "2026-04-01", {"Anna Alber": [15], "Bernd Bäcker": [1]})
     season = season_of(alice, [t1, t2], preset="best_n")
-    assert [e.total for e in season.entries.order_by("place")] == [21, 15, 10]
+    assert [e.total for e, _p in placed(season)] == [21, 15, 10]
     anna, typo = (Player.objects.get(last_name=n) for n in ("Albers", "Alber"))
     with django_capture_on_commit_callbacks(execute=True):
         merge_players(alice, anna, typo)
     assert stored(season) == live(season)
-    assert [(e.player_id, e.place, e.total) for e in season.entries.order_by("place")] == [
+    assert [(e.player_id, p, e.total) for e, p in placed(season)] == [
         (anna.pk, 1, 25),
         (Player.objects.get(last_name="Bäcker").pk, 2, 21),
     ]

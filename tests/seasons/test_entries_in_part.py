@@ -18,6 +18,7 @@ from scoring.models import TournamentTotal
 from seasons import entries
 from seasons.entries import refresh_season_entries
 from seasons.models import Season, SeasonEntry
+from seasons.rules import ranking_rule
 from seasons.services import request_refresh
 from seasons.standings import season_lines
 from tests.seasons.helpers import played, player, season_of
@@ -27,13 +28,12 @@ NAMES = [f"Spieler{i} Nachname{i}" for i in range(14)]
 
 
 def stored_rows(season: Season) -> list[tuple[Any, ...]]:
-    return list(
-        SeasonEntry.objects.filter(season=season).order_by("position").values_list(*entries.NAMES)
-    )
+    return sorted(entries._stored(season).values(), key=entries._player)
 
 
 def whole_rows(season: Season) -> list[tuple[Any, ...]]:
-    return entries._rows(season_lines(season))
+    rows = entries._rows(ranking_rule(season), season_lines(season))
+    return sorted(rows, key=entries._player)
 
 
 def build(alice: User, rng: random.Random, preset: str) -> tuple[Season, list[Tournament]]:

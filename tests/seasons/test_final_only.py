@@ -10,6 +10,7 @@ from rest_framework.test import APIClient
 
 from seasons.entries import refresh_season_entries
 from seasons.models import SeasonEntry
+from seasons.placed import placed_entries
 from seasons.standings import season_ranking
 from tests.factories import page_client
 from tests.seasons.conftest import RE_WINS, tournament_with_hans
@@ -65,8 +66,8 @@ def test_a_tournament_with_one_of_three_series_gives_no_placement_points(alice: 
     ranking = season_ranking(season)
     assert next((ln.player, ln.place, ln.value) for ln in ranking.ranked) == (anna.pk, 1, 25)
     refresh_season_entries(season)
-    entry = SeasonEntry.objects.get(season=season, player=anna)
-    assert (entry.ranked, entry.place, entry.value_numerator) == (True, 1, 25)
+    entry, place, _shared = placed_entries(season)[0]
+    assert (entry.player_id, entry.ranked, place, entry.value_numerator) == (anna.pk, True, 1, 25)
 
 
 def test_a_running_series_is_not_a_series_of_the_average(alice: User) -> None:
