@@ -22,8 +22,8 @@ connection poolers in transaction mode; the deploy has none: ``deploy/``).
 Those prepared statements are planned once, too (``plan_cache_mode``, set when the
 connection starts): PostgreSQL otherwise plans a prepared statement anew for its first five
 executions and keeps doing so whenever its generic plan looks dearer than the plans for the
-values, which it did for the entry's statements with their arrays and CTEs (0.6 to 0.7 ms of
-the backend's CPU per game). Their filters are equalities on indexed keys, whose plan does
+values, which it did for the entry's statements with their arrays and CTEs (about a quarter
+of the backend's CPU per game). Their filters are equalities on indexed keys, whose plan does
 not depend on the values. Only prepared statements have a plan cache, so no other query is
 affected.
 """
