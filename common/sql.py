@@ -2,14 +2,33 @@
 
 from __future__ import annotations
 
+import functools
 import logging
 import threading
 from collections.abc import Callable
+from types import NoneType
 from typing import Any, Generic, NamedTuple, TypeVar
 
 from django.db import DEFAULT_DB_ALIAS, connection
 from django.db.backends.utils import CursorWrapper
-from django.db.models import AutoField, BigAutoField, Model, QuerySet, SmallAutoField
+from django.db.models import (
+    AutoField,
+    BigAutoField,
+    BigIntegerField,
+    BooleanField,
+    CharField,
+    Field,
+    ForeignKey,
+    IntegerField,
+    Model,
+    OneToOneField,
+    PositiveIntegerField,
+    PositiveSmallIntegerField,
+    QuerySet,
+    SmallAutoField,
+    SmallIntegerField,
+    TextField,
+)
 from django.db.models.sql.compiler import SQLCompiler
 
 try:  # Django's, not public API: see PreparedLookup
@@ -31,29 +50,75 @@ def prepared_cursor() -> CursorWrapper:
     return make() if make is not None else connection.cursor()
 
 
+#: Field classes that send a value of these types to the database as it is: what their
+#: ``get_db_prep_save`` returns for it. Matched by exact class, so a subclass that converts
+#: differently goes the ORM's way.
+_AS_IS: dict[type[Field[Any, Any]], tuple[type, ...]] = {
+    **dict.fromkeys((CharField, TextField), (str, NoneType)),
+    **dict.fromkeys(
+        (
+            IntegerField, PositiveIntegerField, PositiveSmallIntegerField, SmallIntegerField,
+            BigIntegerField, AutoField, BigAutoField, SmallAutoField,
+        ),
+        (int, NoneType),
+    ),
+    BooleanField: (bool, NoneType),
+}  # fmt: skip
+
+
+class _Column(NamedTuple):
+    field: Field[Any, Any]
+    attname: str
+    as_is: tuple[type, ...]  # value types sent unconverted
+    pre_save: bool  # the field sets its value on save (``auto_now``)
+
+
+def _as_is(field: Field[Any, Any]) -> tuple[type, ...]:
+    if type(field) in (ForeignKey, OneToOneField):
+        # None as None, otherwise the target's conversion (an id, unless the target is
+        # a string key, which may not take "")
+        target = _AS_IS.get(type(field.target_field), ())  # type: ignore[attr-defined]
+        return target if int in target else ()
+    return _AS_IS.get(type(field), ())
+
+
+@functools.cache
+def _insert(model: type[Model], name: str, returning: str) -> tuple[str, tuple[_Column, ...]]:
+    """The CTE of ``insert_cte`` and its columns, built once per model."""
+    columns = tuple(
+        _Column(f, f.attname, _as_is(f), type(f).pre_save is not Field.pre_save)
+        for f in model._meta.local_concrete_fields
+        if not isinstance(f, AutoField | BigAutoField | SmallAutoField)
+    )
+    quote = connection.ops.quote_name
+    sql = "{name} AS (INSERT INTO {table} ({columns}) VALUES ({values}){returning})".format(
+        name=name,
+        table=quote(model._meta.db_table),
+        columns=", ".join(quote(c.field.column) for c in columns),
+        values=", ".join(f"%({name}_{i})s" for i in range(len(columns))),
+        returning=f" RETURNING {returning}" if returning else "",
+    )
+    return sql, columns
+
+
 def insert_cte(obj: Model, name: str, returning: str = "") -> tuple[str, dict[str, Any]]:
     """A CTE ``name AS (INSERT ...)`` that inserts the unsaved ``obj`` as ``obj.save()``
     would (``auto_now``/``auto_now_add`` and defaults included; its primary key from the
     database: name it in ``returning`` to read it), with its named parameters
     (``%(name_<i>)s``), to run in another statement. PostgreSQL only: SQLite has no
-    data-modifying CTEs."""
-    fields = [
-        f
-        for f in obj._meta.local_concrete_fields
-        if not isinstance(f, AutoField | BigAutoField | SmallAutoField)
-    ]
-    quote = connection.ops.quote_name
-    params = {
-        f"{name}_{i}": f.get_db_prep_save(f.pre_save(obj, True), connection)
-        for i, f in enumerate(fields)
-    }
-    sql = "{name} AS (INSERT INTO {table} ({columns}) VALUES ({values}){returning})".format(
-        name=name,
-        table=quote(obj._meta.db_table),
-        columns=", ".join(quote(f.column) for f in fields),
-        values=", ".join(f"%({key})s" for key in params),
-        returning=f" RETURNING {returning}" if returning else "",
-    )
+    data-modifying CTEs.
+
+    The SQL is built once per model. Each value is what the field's ``get_db_prep_save``
+    returns; for the plain ones (a string for a text field, an id for a foreign key, ...)
+    that is the value itself, which is then sent without the ORM's round of calls."""
+    sql, columns = _insert(type(obj), name, returning)
+    params: dict[str, Any] = {}
+    for i, column in enumerate(columns):
+        field = column.field
+        value = field.pre_save(obj, True) if column.pre_save else getattr(obj, column.attname)
+        if type(value) not in column.as_is:
+            value = field.get_db_prep_save(value, connection)
+        params[f"{name}_{i}"] = value
     return sql, params
 
 

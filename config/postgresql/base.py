@@ -18,6 +18,14 @@ statement on the connection, so PostgreSQL parses and plans it once per connecti
 psycopg does not quote the values into the text. Every other query keeps Django's client-side
 binding and is never prepared (Django turns psycopg's preparing off, for the sake of
 connection poolers in transaction mode; the deploy has none: ``deploy/``).
+
+Those prepared statements are planned once, too (``plan_cache_mode``, set when the
+connection starts): PostgreSQL otherwise plans a prepared statement anew for its first five
+executions and keeps doing so whenever its generic plan looks dearer than the plans for the
+values, which it did for the entry's statements with their arrays and CTEs (about a quarter
+of the backend's CPU per game). Their filters are equalities on indexed keys, whose plan does
+not depend on the values. Only prepared statements have a plan cache, so no other query is
+affected.
 """
 
 from __future__ import annotations
@@ -57,8 +65,19 @@ class DatabaseOperations(operations.DatabaseOperations):
             return sql
 
 
+#: The server's setting for every connection (libpq's ``options``).
+GENERIC_PLANS = "-c plan_cache_mode=force_generic_plan"
+
+
 class DatabaseWrapper(base.DatabaseWrapper):
     ops_class = DatabaseOperations
+
+    def get_connection_params(self) -> dict[str, Any]:
+        params: dict[str, Any] = super().get_connection_params()
+        given = str(params.get("options") or "")
+        if "plan_cache_mode" not in given:  # a setting in DATABASES' OPTIONS wins
+            params["options"] = f"{given} {GENERIC_PLANS}".strip()
+        return params
 
     def is_usable(self) -> bool:
         conn = self.connection

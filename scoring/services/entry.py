@@ -15,6 +15,7 @@ turns a concurrent duplicate into the same lookup.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from collections.abc import Callable
@@ -38,7 +39,14 @@ from scoring.models import AuditEntry, Game, PlayerScore, ScoreSheet
 from scoring.modes import MODES, Mode, Outcome
 from scoring.rulesets import ruleset_for
 from scoring.services import GameEntered, SheetChanged
-from scoring.services.series_totals import lock_ctes, refresh_totals, save_with_totals, sql_values
+from scoring.services.series_totals import (
+    NewScore,
+    compact,
+    lock_ctes,
+    refresh_totals,
+    save_with_totals,
+    sql_values,
+)
 from tournaments.models import Seat, Series, Table
 from tournaments.services.lifecycle import series_not_running
 
@@ -101,6 +109,28 @@ def _claim_in_one(table: Table) -> Claim:
     version moved on, with the seats and the stored rows: one statement. It also creates
     and locks the seated players' totals (after the sheet: ``series_totals.lock_ctes``),
     which ``_save_scores`` recomputes."""
+    now = timezone.now()
+    params = {
+        **sql_values(table.series, []),
+        "table": table.pk, "open": ScoreSheet.Status.OPEN.value,
+        "mode": table.series.tournament.entry_mode, "now": now,
+    }  # fmt: skip
+    with prepared_cursor() as cursor:
+        cursor.execute(_claim_sql(), params)
+        found = cursor.fetchone()
+    pk, version, status, mode, timeout, unconfirmed, seat_pairs, game_pairs = found
+    sheet = ScoreSheet(
+        id=pk, table_id=table.pk, version=version, status=status, mode=mode, timeout=timeout,
+        closed_unconfirmed=unconfirmed, last_activity=now,
+    )  # fmt: skip
+    registrations = {int(position): int(reg) for position, reg in seat_pairs}
+    rows = [{**record, "dealer": dealer} for record, dealer in game_pairs]
+    return Claim(sheet, registrations, rows, bumped=True)
+
+
+@functools.cache
+def _claim_sql() -> str:
+    """The statement of ``_claim_in_one``, built once."""
     sheets, seats, games = (m._meta.db_table for m in (ScoreSheet, Seat, Game))
     seated = f"(SELECT registration_id AS r FROM {seats} WHERE table_id = %(table)s) AS players"
     sql = f"""
@@ -120,23 +150,7 @@ def _claim_in_one(table: Table) -> Claim:
              FROM {games} g WHERE g.table_id = %(table)s)
           FROM claimed
     """  # table names come from the models; every value is a parameter
-    now = timezone.now()
-    params = {
-        **sql_values(table.series, []),
-        "table": table.pk, "open": ScoreSheet.Status.OPEN.value,
-        "mode": table.series.tournament.entry_mode, "now": now,
-    }  # fmt: skip
-    with prepared_cursor() as cursor:
-        cursor.execute(sql, params)
-        found = cursor.fetchone()
-    pk, version, status, mode, timeout, unconfirmed, seat_pairs, game_pairs = found
-    sheet = ScoreSheet(
-        id=pk, table_id=table.pk, version=version, status=status, mode=mode, timeout=timeout,
-        closed_unconfirmed=unconfirmed, last_activity=now,
-    )  # fmt: skip
-    registrations = {int(position): int(reg) for position, reg in seat_pairs}
-    rows = [{**record, "dealer": dealer} for record, dealer in game_pairs]
-    return Claim(sheet, registrations, rows, bumped=True)
+    return compact(sql)
 
 
 def mode_of(sheet: ScoreSheet) -> Mode:
@@ -538,14 +552,16 @@ def _save_scores(
         old = PlayerScore.objects.filter(game=game)
         touched.update(old.values_list("registration_id", flat=True))
         old.delete()
-    scores = player_scores(game, table.series, outcome, registrations)
     if locked:
         seated = set(registrations.values())
-        unsaved = game if game.pk is None else None
-        save_with_totals(table.series, scores, sorted(seated), also=audit, game=unsaved)
+        rows = [
+            NewScore(registrations[seat], seat, s.points, s.played, s.solo, s.compulsory, s.won)
+            for seat, s in outcome.seats.items()
+        ]
+        save_with_totals(table.series, game, rows, sorted(seated), also=audit)
         refresh_totals(table.series, touched - seated)  # rows of players seated no more
     else:
-        PlayerScore.objects.bulk_create(scores)
+        PlayerScore.objects.bulk_create(player_scores(game, table.series, outcome, registrations))
         refresh_totals(table.series, touched)
         audit.save()
 

@@ -21,9 +21,10 @@ Once such a transaction commits, ``scoring.signals.totals_changed`` tells the la
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import functools
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.db import connection, transaction
 from django.db.models import Count, Model, Q, QuerySet, Sum
@@ -232,59 +233,76 @@ def recompute_sql(inserted: str = "", returning: str = "") -> str:
     )  # table names from the models; every value is a parameter
 
 
-def save_with_totals(
-    series: Series,
-    scores: list[PlayerScore],
-    locked: list[int],
-    also: Model | None = None,
-    game: Model | None = None,
-) -> None:
-    """Insert a game's score rows (unsaved, of ``series``) and recompute the totals of the
-    ``locked`` players (their totals locked by an earlier statement, see ``lock_ctes``) in
-    one statement, which also inserts the unsaved ``also`` (the change's audit entry) and,
-    for a new game, the unsaved ``game`` of the rows (its id then set on it).
-    PostgreSQL only."""
-    ctes: list[str] = []
-    extra: dict[str, Any] = {}
-    game_id = "%(game)s"
-    if game is not None:
-        cte, extra = insert_cte(game, "new_game", returning="id")
-        ctes.append(cte)
-        game_id = "(SELECT id FROM new_game)"
-    ctes.append(
-        """
+class NewScore(NamedTuple):
+    """A score row of a game, to insert with ``save_with_totals``."""
+
+    registration_id: int
+    seat: int
+    points: int
+    played: bool
+    solo: bool
+    compulsory: bool
+    won: bool
+
+
+def compact(sql: str) -> str:
+    """``sql`` with every run of white space one blank: the long statements of an entry stay
+    short enough for psycopg to keep their conversion (it converts longer ones anew each
+    time). For SQL without comments and without blanks in its literals."""
+    assert "--" not in sql and "/*" not in sql
+    return " ".join(sql.split())
+
+
+@functools.cache
+def _save_sql(game_cte: str, also_cte: str) -> str:
+    """The statement of ``save_with_totals``, built once per shape: with the CTE that inserts
+    a new game (else the game's id is a parameter) and the one that inserts the audit
+    entry, if given."""
+    game_id = "(SELECT id FROM new_game)" if game_cte else "%(game)s"
+    inserted = """
         inserted AS (
             INSERT INTO {ps} (tournament_id, series_id, series_number, registration_id,
                 game_id, deduction_id, seat, points, played, solo, compulsory, won)
             SELECT %(tournament)s, %(series)s, %(number)s, u.registration_id, {game_id}, NULL,
                    u.seat, u.points, u.played, u.solo, u.compulsory, u.won
-              FROM unnest(%(s_registration)s::bigint[], %(s_seat)s::int[],
-                          %(s_points)s::int[], %(s_played)s::bool[], %(s_solo)s::bool[],
-                          %(s_compulsory)s::bool[], %(s_won)s::bool[])
+              FROM unnest(%(s_0)s::bigint[], %(s_1)s::int[], %(s_2)s::int[], %(s_3)s::bool[],
+                          %(s_4)s::bool[], %(s_5)s::bool[], %(s_6)s::bool[])
                    AS u(registration_id, seat, points, played, solo, compulsory, won)
             RETURNING registration_id, points, played, solo, compulsory, won, deduction_id
         )
-    """.format(**_tables(), game_id=game_id)
-    )
+    """.format(**_tables(), game_id=game_id)  # the columns in the order of NewScore
+    ctes = [cte for cte in (game_cte, inserted, also_cte) if cte]
+    return compact(recompute_sql(", ".join(ctes), returning=game_id if game_cte else ""))
+
+
+def save_with_totals(
+    series: Series,
+    game: Model,
+    scores: Sequence[NewScore],
+    locked: list[int],
+    also: Model | None = None,
+) -> None:
+    """Insert a game's score rows (of ``series``) and recompute the totals of the ``locked``
+    players (their totals locked by an earlier statement, see ``lock_ctes``) in one
+    statement, which also inserts the unsaved ``also`` (the change's audit entry) and, if
+    unsaved, the ``game`` of the rows (its id then set on it). PostgreSQL only."""
+    values = sql_values(series, locked)
+    new = game.pk is None
+    game_cte = ""
+    if new:
+        game_cte, game_values = insert_cte(game, "new_game", returning="id")
+        values.update(game_values)
+    else:
+        values["game"] = game.pk
+    also_cte = ""
     if also is not None:
-        cte, also_values = insert_cte(also, "also")
-        ctes.append(cte)
-        extra.update(also_values)
-    games = {s.game_id for s in scores}
-    assert len(games) == 1 and all(s.series_id == series.pk for s in scores)
-    values = {
-        **sql_values(series, locked),
-        "game": games.pop(),
-        **{
-            f"s_{f}": [getattr(s, "registration_id" if f == "registration" else f) for s in scores]
-            for f in ("registration", "seat", "points", "played", "solo", "compulsory", "won")
-        },
-        **extra,
-    }
-    returning = "(SELECT id FROM new_game)" if game is not None else ""
+        also_cte, also_values = insert_cte(also, "also")
+        values.update(also_values)
+    for i, column in enumerate(zip(*scores, strict=True)):
+        values[f"s_{i}"] = list(column)
     with prepared_cursor() as cursor:
-        cursor.execute(recompute_sql(", ".join(ctes), returning=returning), values)
-        if game is not None:
+        cursor.execute(_save_sql(game_cte, also_cte), values)
+        if new:
             # Every locked player's totals row is updated, so each row names the game.
             found = cursor.fetchone()
             assert found is not None, "no totals row updated"

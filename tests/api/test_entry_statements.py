@@ -6,6 +6,7 @@ entry in another; SQLite takes the portable path."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -57,3 +58,20 @@ def test_an_entry_costs_a_fixed_number_of_statements(
     assert entry.after == entry.response["game"] and entry.via == "captain link table 1"
     assert sum(t.points for t in TournamentTotal.objects.all()) == 0
     assert sorted(t.games for t in TournamentTotal.objects.filter(games__gt=0)) == [3] * 4
+
+
+def test_the_entry_statements_keep_their_conversion() -> None:
+    """psycopg converts the placeholders of a statement over 4096 characters or with over 50
+    values anew each time (``psycopg._queries``), which the entry's save paid for every game.
+    A column more in the game or the audit entry may need shorter SQL here."""
+    from psycopg._queries import MAX_CACHED_STATEMENT_LENGTH, MAX_CACHED_STATEMENT_PARAMS
+
+    from common.sql import insert_cte
+    from scoring.services.entry import _claim_sql
+    from scoring.services.series_totals import _save_sql
+
+    game = insert_cte(Game(table_id=1, series_id=1, number=1), "new_game", "id")[0]
+    audit = insert_cte(AuditEntry(tournament_id=1, via="x"), "also")[0]
+    for sql in (_claim_sql(), _save_sql(game, audit), _save_sql("", audit)):
+        assert len(sql) <= MAX_CACHED_STATEMENT_LENGTH
+        assert len(set(re.findall(r"%\((\w+)\)s", sql))) <= MAX_CACHED_STATEMENT_PARAMS

@@ -74,7 +74,8 @@ def split_payload(data: Any) -> tuple[dict[str, Any], dict[str, Any]]:
     reason = beside.get("reason", "")
     if not isinstance(reason, str):
         raise ApiError(400, "wrong_type", engine_error_message("wrong_type", ""), field="reason")
-    beside["reason"] = validated(ReasonSerializer, {"reason": reason})["reason"]
+    # No reason (a captain's entry) needs no serializer to stay one.
+    beside["reason"] = validated(ReasonSerializer, {"reason": reason})["reason"] if reason else ""
     return record, beside
 
 
