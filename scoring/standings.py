@@ -109,11 +109,12 @@ def _overall_rows(tournament: Tournament) -> _Field | None:
     series beyond the columns (then only the series totals can say).
 
     The overall standings are the most read page of a running tournament: one plain
-    statement, its series points kept as JSON text (``PointsListField``: PostgreSQL converts
-    nothing) and decoded in one call for all players. (Through
-    the ORM, building the query and converting the rows took as long as reading the
-    registrations; so did decoding each player's list on its own.) The totals are joined
-    by their tournament too, so that the planner reads only this tournament's (its index)."""
+    statement, prepared once per connection, its series points kept as JSON text
+    (``PointsListField``: PostgreSQL converts nothing) and decoded in one call for all
+    players. (Through the ORM, building the query and converting the rows took as long as
+    reading the registrations; so did decoding each player's list on its own.) The totals
+    are joined by their tournament too, so that the planner reads only this tournament's
+    (its index)."""
     pk = tournament.pk
     with prepared_cursor() as cursor:  # parsed and planned once per connection
         cursor.execute(_overall_sql(), [pk, Series.Status.PLANNED.value, pk, pk])
