@@ -11,6 +11,7 @@ from django.utils.translation import pgettext_lazy
 
 from common.models import ChangeLog
 from rules.ruleset import PRESETS
+from scoring.fields import PointsListField
 from tournaments.models import Registration, Series, Table, Tournament
 
 #: The widest deduction any rule set allows: the database's last line; the service checks
@@ -289,7 +290,7 @@ class TournamentTotal(models.Model):
     voluntary_won = models.PositiveIntegerField(default=0)
     deductions = models.IntegerField(default=0)
     # Points of series 1, 2, ... up to the last with a result; null where he has none.
-    series_points = models.JSONField(default=list)
+    series_points = PointsListField(default=list)
 
     class Meta:
         verbose_name = _("tournament total")

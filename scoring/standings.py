@@ -8,10 +8,10 @@ from collections.abc import Sequence
 from operator import itemgetter
 from typing import Any, NamedTuple
 
-from django.db import connection
 from django.db.models import Sum
 
 from common.collector import collector_paused
+from common.sql import prepared_cursor
 from scoring.models import SeriesTotal, TournamentTotal
 from scoring.ranking import rank_columns, series_sums
 from tournaments.models import DEFAULT_TIEBREAK, Player, Registration, Seat, Series, Tournament
@@ -93,7 +93,7 @@ def _overall_sql() -> str:
         SELECT r.id, r.start_number, p.first_name, p.last_name, p.club, p.name_form,
                COALESCE(t.games, 0), COALESCE(t.solos, 0), COALESCE(t.solos_won, 0),
                COALESCE(t.compulsory, 0), COALESCE(t.voluntary_won, 0),
-               COALESCE(CAST(t.series_points AS text), '[]'),
+               COALESCE(t.series_points, '[]'),
                (SELECT max(s.number) FROM {series} s
                  WHERE s.tournament_id = %s AND s.status <> %s)
           FROM {registrations} r
@@ -109,12 +109,14 @@ def _overall_rows(tournament: Tournament) -> _Field | None:
     series beyond the columns (then only the series totals can say).
 
     The overall standings are the most read page of a running tournament: one plain
-    statement, its series points as JSON text decoded in one call for all players. (Through
-    the ORM, building the query and converting the rows took as long as reading the
-    registrations; so did decoding each player's list on its own.) The totals are joined
-    by their tournament too, so that the planner reads only this tournament's (its index)."""
+    statement, prepared once per connection, its series points kept as JSON text
+    (``PointsListField``: PostgreSQL converts nothing) and decoded in one call for all
+    players. (Through the ORM, building the query and converting the rows took as long as
+    reading the registrations; so did decoding each player's list on its own.) The totals
+    are joined by their tournament too, so that the planner reads only this tournament's
+    (its index)."""
     pk = tournament.pk
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:  # parsed and planned once per connection
         cursor.execute(_overall_sql(), [pk, Series.Status.PLANNED.value, pk, pk])
         found = cursor.fetchall()
     text = ",".join(map(itemgetter(11), found))

@@ -257,7 +257,7 @@ def _rows_sql(
         )
     if not names:  # what the stored ranking needs: no names
         return f"""
-        SELECT r.id, r.tournament_id, r.player_id, CAST(t.series_points AS text)
+        SELECT r.id, r.tournament_id, r.player_id, t.series_points
           FROM {registrations} r
           LEFT JOIN {totals} t ON t.registration_id = r.id
          WHERE r.tournament_id IN (SELECT a.tournament_id FROM {attached} a
@@ -265,7 +265,7 @@ def _rows_sql(
                {only}
     """  # table names come from the models; the value is a parameter
     return f"""
-        SELECT r.id, r.tournament_id, r.player_id, CAST(t.series_points AS text),
+        SELECT r.id, r.tournament_id, r.player_id, t.series_points,
                p.first_name, p.last_name, p.club, p.name_form
           FROM {registrations} r
           JOIN {players} p ON p.id = r.player_id

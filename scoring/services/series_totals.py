@@ -209,7 +209,7 @@ def recompute_sql(inserted: str = "", returning: str = "") -> str:
                    coalesce(sum(e.voluntary_won), 0) AS voluntary_won,
                    coalesce(sum(e.deductions), 0) AS deductions,
                    coalesce((
-                       SELECT jsonb_agg(p.points ORDER BY n)
+                       SELECT CAST(json_agg(p.points ORDER BY n) AS text)
                          FROM generate_series(1, max(e.series_number)) AS n
                          LEFT JOIN every_series p
                               ON p.registration_id = players.r AND p.series_number = n
