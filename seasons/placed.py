@@ -11,12 +11,16 @@ compute the rest from the keys of the whole season:
   whole season (other filters would rank within the filtered lines: filter by position);
 * ``placed_part``: a part of them (of a club's players only), chosen around the statement
   that places them, with the players' names;
+* ``named_in_order`` and ``placed_at``: for a search by name, every line's names in the
+  ranking's order without the windows (a line's position is its index), and then the chosen
+  lines' figures, their places computed from the keys read with the names;
 * ``with_place``: any lines, each with the lines of its season before it and whether
   another has the same key, counted beside it (one line of each of several seasons).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TypedDict
 
 from django.db import connection
@@ -93,6 +97,62 @@ def placed_part(season: Season, club: str | None, offset: int, limit: int) -> li
             [*params, *chosen],
         )
         return list(cursor.fetchall())
+
+
+#: A line as a search reads every one: its player, its key and the player's names.
+NAMED = (
+    "player_id", "sort_key", "player__first_name", "player__last_name", "player__club",
+    "player__name_form",
+)  # fmt: skip
+#: The figures of a chosen line (``placed_at``), after its player.
+FIGURES = (
+    "player_id", "ranked", "value_numerator", "value_denominator", "series", "total",
+    "tournaments", "missing_series", "provisional",
+)  # fmt: skip
+
+
+def named_in_order(season: Season) -> list[tuple[Any, ...]]:
+    """Every line of the season as ``NAMED``, in the ranking's order (the index
+    ``season_entry_order`` gives it): the line at index ``i`` has the position ``i + 1``. No
+    window: the names are read once, in one pass over the season's lines."""
+    lines = SeasonEntry.objects.filter(season=season).order_by(*ORDER).values_list(*NAMED)
+    return list(lines)
+
+
+def placed_at(
+    season: Season, lines: Sequence[tuple[Any, ...]], chosen: Sequence[int]
+) -> list[tuple[Any, ...]]:
+    """The lines at the indexes ``chosen`` (ascending) of ``named_in_order``'s list, as
+    ``seasons.stored.COLUMNS``: their places from the keys of the whole list (the rank is one
+    more than the lines with a larger key: the index of the first line with the same key),
+    their figures read by player (one statement, the chosen lines only)."""
+    if not chosen:
+        return []
+    keys = [bytes(line[1]) for line in lines]
+    figures = {
+        row[0]: row[1:]
+        for row in SeasonEntry.objects.filter(
+            season=season, player_id__in=[lines[i][0] for i in chosen]
+        )
+        .order_by()
+        .values_list(*FIGURES)
+    }
+    rows = []
+    first = 0  # the index where the run of the chosen line's key starts
+    for index in chosen:
+        if first > index or keys[first] != keys[index]:
+            first = index
+            while first and keys[first - 1] == keys[index]:
+                first -= 1
+        before = keys[index - 1] if index else None
+        after = keys[index + 1] if index + 1 < len(keys) else None
+        player, key, first_name, last_name, club, form = lines[index]
+        ranked, *rest = figures[player]
+        rows.append(
+            (index + 1, player, first_name, last_name, club, form, ranked, first + 1, key,
+             before, after, *rest)
+        )  # fmt: skip
+    return rows
 
 
 def place(ranked: bool, rank: int, key: Any, before: Any, after: Any) -> tuple[int | None, bool]:

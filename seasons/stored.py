@@ -22,11 +22,11 @@ from dataclasses import dataclass, replace
 from decimal import Decimal
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Case, Count, OuterRef, Q, Subquery, Value, When
+from django.db.models import Case, Count, OuterRef, Subquery, Value, When
 from django.utils.translation import gettext as _
 
 from seasons.models import Season, SeasonEntry, SeasonTournament
-from seasons.placed import ORDER, in_order, place, placed_part
+from seasons.placed import named_in_order, place, placed_at, placed_part
 from seasons.ranking import Basis, RankingRule, window_opens
 from seasons.rules import ranking_rule
 from seasons.standings import TournamentInfo, exact_value, reference_date
@@ -114,26 +114,19 @@ def stored_ranking(
     each with his place in the whole season."""
     rule = ranking_rule(season)
     reference = reference_date(season)
-    entries = in_order(season)
     words = search_words(query)
     if words:
-        # Chosen here from every line's position: a filter in the statement would place the
-        # lines among the chosen ones only (``seasons.placed``).
-        names = entries.order_by(*ORDER).values_list(
-            "position", "player__first_name", "player__last_name", "player__club",
-            "player__name_form",
-        )  # fmt: skip
+        # Every line's names in the ranking's order, its position its index + 1; the chosen
+        # lines placed from the keys read with them (``seasons.placed``), so that each keeps
+        # its place in the whole season.
+        named = named_in_order(season)
         # Found by the name as published: a withheld last name is not searchable.
         matching = [
-            p for p, first, last, c, form in names
+            index for index, (_p, _key, first, last, c, form) in enumerate(named)
             if (club is None or c == club) and found(words, shown_name(first, last, form), c)
         ]  # fmt: skip
         count = len(matching)
-        rows = list(
-            entries.filter(Q(position__in=matching[offset : offset + limit]))
-            .order_by(*ORDER)
-            .values_list(*COLUMNS)
-        )
+        rows = placed_at(season, named, matching[offset : offset + limit])
     else:
         counted = SeasonEntry.objects.filter(season=season)
         count = (counted if club is None else counted.filter(player__club=club)).count()

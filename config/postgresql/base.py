@@ -35,13 +35,8 @@ from typing import Any
 
 import psycopg
 from django.db.backends.postgresql import base, operations
-from django.db.backends.postgresql.psycopg_any import (  # type: ignore[import-untyped]
-    register_tzloader,
-)
 from django.db.backends.utils import CursorWrapper
 from psycopg import pq
-
-TIMESTAMPTZ_OID = psycopg.adapters.types["timestamptz"].oid
 
 
 class PreparedCursor(psycopg.Cursor[Any]):
@@ -99,17 +94,22 @@ class DatabaseWrapper(base.DatabaseWrapper):
         self.close_if_health_check_failed()
         self.ensure_connection()
         with self.wrap_database_errors:
-            cursor = PreparedCursor(self.connection)
-            loader = self.connection.adapters.get_loader(TIMESTAMPTZ_OID, pq.Format.TEXT)
-            if self.timezone != loader.timezone:
-                register_tzloader(self.timezone, cursor)
+            # Made by Django's own ``create_cursor`` (the backend's method behind ``cursor()``,
+            # which also gives the cursor the connection's time zone when the settings
+            # changed since it connected) with psycopg's public ``cursor_factory`` set to
+            # ours for that one call: no private module of Django or psycopg is imported.
+            factory = self.connection.cursor_factory
+            self.connection.cursor_factory = PreparedCursor
+            try:
+                cursor = self.create_cursor()
+            finally:
+                self.connection.cursor_factory = factory
             # Wrapped as ``cursor()`` wraps (Django's private ``_prepare_cursor``), by the
-            # wrapper's public parts: logged where queries are logged. (The stubs type their
-            # argument as the wrapper; Django passes the driver's cursor.)
+            # wrapper's public parts: logged where queries are logged.
             self.validate_thread_sharing()
             if self.queries_logged:
-                return self.make_debug_cursor(cursor)  # type: ignore[arg-type]
-            return self.make_cursor(cursor)  # type: ignore[arg-type]
+                return self.make_debug_cursor(cursor)
+            return self.make_cursor(cursor)
 
 
 def _readable(fd: int) -> bool:

@@ -1,15 +1,24 @@
 """The migrations that give tournaments, seasons and leagues a club (tournaments 0009
 and 0010, seasons 0004 and 0005, teams 0003 and 0004), run forwards and backwards on a
-database built with the historical models, on SQLite and on PostgreSQL alike."""
+database built with the historical models, on SQLite and on PostgreSQL alike. Each of them
+and the registry's (tournaments 0015) keeps a frozen copy of how a personal club is made:
+today it makes the club the live code makes."""
 
 from __future__ import annotations
 
 import datetime
+import importlib
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
+from hypothesis import given
+from hypothesis import strategies as st
+
+from clubs import roles
+from clubs.personal import personal_club
 
 BEFORE = [
     ("clubs", None),
@@ -128,3 +137,53 @@ def test_the_migration_forward_is_repeatable() -> None:
         executor = MigrationExecutor(connection)
         executor.loader.build_graph()
         executor.migrate(executor.loader.graph.leaf_nodes())
+
+
+FROZEN = [
+    importlib.import_module(f"{app}.migrations.{name}")
+    for app, name in [*AFTER, ("tournaments", "0015_players_to_clubs")]
+]
+
+
+class _Rows:
+    """A model's manager over a list: what ``personal_club`` asks of the club and the
+    membership models, with the slugs in ``taken`` already used."""
+
+    def __init__(self, taken: set[str]) -> None:
+        self.made: list[dict[str, Any]] = []
+        self.taken = taken
+
+    def filter(self, **lookup: Any) -> Any:
+        if "slug" in lookup:
+            return SimpleNamespace(exists=lambda: lookup["slug"] in self.taken)
+        return SimpleNamespace(first=lambda: None)  # no personal club yet
+
+    def create(self, **fields: Any) -> dict[str, Any]:
+        self.made.append(fields)
+        return fields
+
+
+def _made(make: Any, user: Any, taken: set[str]) -> list[list[dict[str, Any]]]:
+    clubs, members = _Rows(taken), _Rows(set())
+    make(SimpleNamespace(objects=clubs), SimpleNamespace(objects=members), user)
+    return [clubs.made, members.made]
+
+
+_names = st.text(st.sampled_from("aäöüßAÖ ÉéZz-_.'1"), max_size=70)
+
+
+@given(
+    first=_names,
+    last=_names,
+    username=st.text(st.sampled_from("abc_.-1@"), min_size=1, max_size=20),
+    taken=st.sets(st.sampled_from(["club", "einladung", "anna", "anna-2", "a" * 54])),
+)
+def test_the_frozen_personal_club_is_the_live_one(
+    first: str, last: str, username: str, taken: set[str]
+) -> None:
+    user = SimpleNamespace(first_name=first, last_name=last, username=username)
+    live = _made(personal_club, user, taken)
+    assert live[1][0]["role"] == roles.OWNER
+    for migration in FROZEN:
+        assert _made(migration._personal_club, user, taken) == live
+        assert migration.KEEPERS == (roles.OWNER, roles.ORGANIZER)

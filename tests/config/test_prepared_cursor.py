@@ -5,6 +5,7 @@ while they are there and by the ORM once they are not."""
 
 from __future__ import annotations
 
+import datetime
 import logging
 from typing import Any
 
@@ -12,10 +13,12 @@ import django
 import pytest
 from django.db import connection
 from django.db.models import Model
+from django.test import override_settings
 from django.test.utils import CaptureQueriesContext
 
 from common import sql
 from common.sql import DJANGO_INTERNALS, PreparedLookup, prepared_cursor
+from config.postgresql.base import PreparedCursor
 from scoring.api.authentication import BY_TOKEN
 from tournaments.models import Table
 
@@ -118,3 +121,31 @@ def test_without_the_internals_the_lookup_takes_the_orm(
     assert again is not None and again.pk == table.pk
     assert len(queries) == 2  # one statement each, as before
     assert len(caplog.records) == 1  # warned once
+
+
+TIMES = "SELECT '2026-03-29 01:30:00+00'::timestamptz, %s::timestamptz"
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="the PostgreSQL backend")
+@pytest.mark.parametrize(
+    "changed",
+    [{}, {"TIME_ZONE": "America/New_York"}, {"USE_TZ": False, "TIME_ZONE": "Europe/Berlin"}],
+)
+def test_the_prepared_cursor_reads_times_as_django_cursor_does(changed: dict[str, Any]) -> None:
+    """Made by the backend's ``create_cursor`` with the connection's ``cursor_factory`` set
+    for the call: the time zone loader follows the settings changed after connecting, and
+    the connection's other cursors stay Django's."""
+    connection.ensure_connection()
+    factory = connection.connection.cursor_factory
+    moment = datetime.datetime(2026, 10, 25, 0, 30, tzinfo=datetime.UTC)
+    with override_settings(**changed):
+        with connection.cursor() as cursor:
+            cursor.execute(TIMES, [moment])
+            django_reads = cursor.fetchone()
+        with prepared_cursor() as cursor:
+            assert isinstance(cursor.cursor, PreparedCursor)
+            cursor.execute(TIMES, [moment])
+            assert cursor.fetchone() == django_reads
+    assert connection.connection.cursor_factory is factory
+    if changed.get("USE_TZ") is False:
+        assert django_reads[0].tzinfo is None  # the settings' change is seen at all

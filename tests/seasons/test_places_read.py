@@ -117,8 +117,22 @@ class TestPlacesAsTheRankingHasThem(HypothesisTestCase):
             (line.player, line.place, line.shared)
             for line in stored_ranking(season, club="A", limit=100).lines
         ] == [one for one in expected if club[one[0]] == "A"]
-        found = stored_ranking(season, query="Nachname1", limit=100).lines
-        assert {(line.player, line.place, line.shared) for line in found} <= set(expected)
+        # A search: the lines found in the ranking's order, each with its place in the whole
+        # season, page by page, also among a club's players only.
+        index = {p.pk: i for i, p in enumerate(players)}
+        named = [one for one in expected if str(index[one[0]]).startswith("1")]
+        for club_asked in (None, "A"):
+            wanted = [one for one in named if club_asked in (None, club[one[0]])]
+            searched = [
+                stored_ranking(
+                    season, query="nachname1", club=club_asked, offset=offset, limit=size
+                )
+                for offset in range(0, max(len(wanted), 1), size)
+            ]
+            assert [
+                (line.player, line.place, line.shared) for part in searched for line in part.lines
+            ] == wanted
+            assert {part.count for part in searched} == {len(wanted)}
         one_by_one = {
             entry.player_id: (stored_line(entry).place, stored_line(entry).shared)
             for entry in with_place(SeasonEntry.objects.filter(season=season)).select_related(
