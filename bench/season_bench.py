@@ -325,8 +325,8 @@ def refresh_in_part(season: Season) -> None:
         tournament = rng.choice(attached)
         totals = list(TournamentTotal.objects.filter(tournament_id=tournament))
         for total in totals:
-            total.series_points = [rng.randint(-40, 80) for _ in range(SERIES)]
-            total.points = sum(total.series_points)
+            points = [rng.randint(-40, 80) for _ in range(SERIES)]
+            total.series_points, total.points = points, sum(points)
         TournamentTotal.objects.bulk_update(totals, ["series_points", "points"])
         with mock.patch("seasons.tasks.refresh_season.delay"):  # the bench runs it
             request_refresh([season.pk], [tournament])
