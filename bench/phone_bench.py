@@ -47,6 +47,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
+BROTLI = "/usr/lib/nginx/modules/ngx_http_brotli_static_module.so"
 # Chromium's emulation: bytes per second and the round trip added to every request.
 NETWORK = {"offline": False, "latency": 400,
            "downloadThroughput": 400_000 / 8, "uploadThroughput": 200_000 / 8}  # fmt: skip
@@ -108,6 +109,8 @@ def nginx_site(code: Path, work: Path, port: int, upstream: int) -> str:
         raise SystemExit("no static location in deploy/nginx/doko.conf")
     static = match[1].replace("/srv/doko/app/staticfiles/", f"{work / 'static'}/")
     user = "user root;\n" if os.geteuid() == 0 else ""
+    if "brotli_static" in static:  # Debian's libnginx-mod-http-brotli-static
+        user += f"load_module {BROTLI};\n"
     return (
         f"{user}pid {work}/nginx.pid;\nerror_log {work}/nginx.log;\ndaemon off;\n"
         f"events {{}}\nhttp {{\n  include /etc/nginx/mime.types;\n  access_log off;\n"

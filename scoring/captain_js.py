@@ -5,6 +5,13 @@ request instead of four, and a third fewer bytes: the sources' comments stay in 
 Written by ``manage.py captain_js``; a test fails when a committed file differs from what
 this module makes of the sources. Pure: no Django import.
 
+Of the QR code library only what the outbox calls is kept: ``qrcode(0, "M")``, ``addData``
+in byte mode, ``make``, ``getModuleCount`` and ``renderTo2dContext`` (the outbox draws the
+code on a canvas and shows it as a PNG). Its HTML, SVG, ASCII and GIF writers (with their
+base64 and LZW code), the numeric, alphanumeric and Kanji modes and the Shift_JIS and UTF-8
+converters are cut out by line markers (``QR_UNUSED``), about half its bytes; a marker that
+no longer matches (a new version of the library) fails loudly.
+
 The sources are classic scripts that share the page's global scope as they did when loaded
 one by one: app.js declares its helpers at the top level, the others run in a function of
 their own. Each is minified alone (rjsmin keeps strings, template literals and regular
@@ -35,7 +42,17 @@ HEADER = (
 )
 QR_HEADER = (
     "/* qrcode-generator 2.0.4, Copyright (c) 2009 Kazuhiko Arase, MIT license (LICENSE beside\n"
-    "   this file). Minified from qrcode.js by `manage.py captain_js` (scoring/captain_js.py). */\n"
+    "   this file). Minified from qrcode.js by `manage.py captain_js` (scoring/captain_js.py),\n"
+    "   without the parts the captain page does not use. */\n"
+)
+#: The parts of qrcode.js the outbox never calls: each from the line that starts with the
+#: first text up to (not including) the next line that starts with the second.
+QR_UNUSED = (
+    ("    _this.createTableTag = function(", "    _this.renderTo2dContext = function("),
+    ("  qrcode.createStringToBytes = function(", "  var QRMode = {"),
+    ("  var qrNumber = function(", "  var qr8BitByte = function("),
+    ("  var qrKanji = function(", "  return qrcode;"),
+    ("// multibyte support", "(function (factory) {"),
 )
 
 
@@ -50,9 +67,24 @@ def captain_js(root: Path = ROOT) -> str:
     return HEADER + "\n".join(minified((root / s).read_text()) for s in SOURCES) + "\n"
 
 
+def without(source: str, parts: tuple[tuple[str, str], ...]) -> str:
+    """``source`` less each part from a line starting with its first marker up to the next
+    line starting with its second; each first marker must start exactly one line."""
+    lines = source.splitlines(keepends=True)
+    for first, until in parts:
+        starts = [i for i, line in enumerate(lines) if line.startswith(first)]
+        if len(starts) != 1:
+            raise ValueError(f"{first!r} starts {len(starts)} lines, not one")
+        ends = [i for i in range(starts[0] + 1, len(lines)) if lines[i].startswith(until)]
+        if not ends:
+            raise ValueError(f"no line starts with {until!r} after {first!r}")
+        del lines[starts[0] : ends[0]]
+    return "".join(lines)
+
+
 def qrcode_js(root: Path = ROOT) -> str:
-    """The QR code library, minified."""
-    return QR_HEADER + minified((root / QR_SOURCE).read_text()) + "\n"
+    """The QR code library, without its unused parts, minified."""
+    return QR_HEADER + minified(without((root / QR_SOURCE).read_text(), QR_UNUSED)) + "\n"
 
 
 def write(root: Path = ROOT) -> list[Path]:

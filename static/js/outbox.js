@@ -618,6 +618,22 @@
     else window.addEventListener("load", later, { once: true });
   }
 
+  // A code as a PNG: 4 pixels a module and the quiet zone of 4 modules around it, black on
+  // white (the library's own GIF writer is left out of the captain page's copy).
+  const picture = (qr) => {
+    const cell = 4;
+    const side = (qr.getModuleCount() + 8) * cell;
+    const canvas = document.createElement("canvas");
+    canvas.width = side;
+    canvas.height = side;
+    const context = canvas.getContext("2d");
+    context.fillStyle = "white";
+    context.fillRect(0, 0, side, side);
+    context.translate(4 * cell, 4 * cell);
+    qr.renderTo2dContext(context, cell);
+    return canvas.toDataURL("image/png");
+  };
+
   document.addEventListener("click", async (event) => {
     const button = event.target instanceof Element ? event.target.closest("[data-outbox-qr]") : null;
     if (!button) return;
@@ -634,7 +650,7 @@
       figure.className = "outbox-code";
       figure.dataset.payload = text;
       const image = document.createElement("img");
-      image.src = qr.createDataURL(4, 4);
+      image.src = picture(qr);
       image.alt = words.tCode.replace("{x}", String(index + 1)).replace("{n}", String(codes.length));
       const caption = document.createElement("figcaption");
       caption.textContent = image.alt;

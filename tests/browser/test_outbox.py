@@ -6,18 +6,23 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import io
 import json
 import os
 import random
 import re
+import shutil
+import subprocess
 import time
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from django.conf import settings
+from PIL import Image
 from playwright.sync_api import expect
 
+from scoring.captain_js import QR_SOURCE
 from scoring.handover import HandoverRefused, b64decode, b64encode, read_code
 from scoring.models import Game
 from tests.factories import make_tournament, make_user, page_client, play, running_table
@@ -423,6 +428,54 @@ def test_pending_games_as_signed_qr_codes(live_server: Any, context: Any, webcry
     forged = str(texts[0]).replace("DOKO1.", "DOKO1.x", 1)
     with pytest.raises((AssertionError, ValueError)):
         verify_code(forged, table.captain_token)
+
+
+def modules(png: bytes, cell: int = 4, quiet: int = 4) -> list[list[bool]]:
+    """The dark modules of a code drawn as the outbox draws it (``cell`` pixels a module,
+    ``quiet`` modules of white around it), read at each module's centre."""
+    image = Image.open(io.BytesIO(png)).convert("L")
+    count = image.width // cell - 2 * quiet
+    assert image.width == image.height == (count + 2 * quiet) * cell
+    at = lambda i: (quiet + i) * cell + cell // 2  # noqa: E731
+    return [
+        [image.getpixel((at(col), at(row))) < 128 for col in range(count)] for row in range(count)
+    ]
+
+
+def test_the_drawn_code_holds_its_payload(live_server: Any, context: Any, tmp_path: Any) -> None:
+    """The outbox's picture of a code is, module for module, what the whole QR library (not
+    the captain page's cut-down copy, scoring/captain_js.py) makes of the payload, and a
+    scanner (zbarimg, Debian's zbar-tools, where installed) reads the payload from it."""
+    table = running_table(make_tournament(slug="qr-picture"), size=4)
+    page = open_ready(context, link(live_server, table), worker=False)
+    context.set_offline(True)
+    for n in range(1, 4):
+        type_game(page, re_pair(4, n), 120 + n)
+        expect(pending(page)).to_have_count(n)
+    page.get_by_role("button", name="Ausstehende Spiele als QR-Code").click()
+    figure = page.locator("figure.outbox-code").first
+    expect(figure.locator("img")).to_be_visible()
+    text = str(figure.get_attribute("data-payload"))
+    source = str(figure.locator("img").get_attribute("src"))
+    assert source.startswith("data:image/png;base64,")
+    png = base64.b64decode(source.split(",", 1)[1])
+    whole = (settings.BASE_DIR / QR_SOURCE).read_text()
+    expected = page.evaluate(
+        "(text) => {" + whole + "; const qr = qrcode(0, 'M'); qr.addData(text); qr.make();"
+        " const n = qr.getModuleCount(), rows = [];"
+        " for (let r = 0; r < n; r++) { const row = [];"
+        " for (let c = 0; c < n; c++) row.push(qr.isDark(r, c)); rows.push(row); }"
+        " return rows; }",
+        text,
+    )
+    assert modules(png) == expected
+    if shutil.which("zbarimg"):
+        (tmp_path / "code.png").write_bytes(png)
+        read = subprocess.run(
+            ["zbarimg", "--quiet", "--raw", str(tmp_path / "code.png")],
+            capture_output=True, text=True, check=True, timeout=60,
+        )  # fmt: skip
+        assert read.stdout.strip() == text
 
 
 def altered(code: str) -> str:

@@ -156,12 +156,17 @@ def test_real_gunicorn_logs_no_captain_token(tmp_path: Path) -> None:
     assert TOKEN not in text, text
 
 
+#: The site's brotli_static needs Debian's libnginx-mod-http-brotli-static, loaded by the
+#: main configuration (Debian's /etc/nginx/nginx.conf does so from modules-enabled/).
+BROTLI = Path("/usr/lib/nginx/modules/ngx_http_brotli_static_module.so")
+
+
 def _nginx() -> str:
     nginx = shutil.which("nginx") or next(
         (p for p in ("/usr/sbin/nginx", "/sbin/nginx") if Path(p).exists()), None
     )
-    if nginx is None or shutil.which("openssl") is None:
-        pytest.skip("nginx or openssl is not installed (.ci/run installs them)")
+    if nginx is None or shutil.which("openssl") is None or not BROTLI.exists():
+        pytest.skip("nginx, its Brotli module or openssl is missing (.ci/run installs them)")
     return nginx
 
 
@@ -182,6 +187,7 @@ def test_nginx_accepts_the_site(tmp_path: Path) -> None:
     site = site.replace("/var/log/nginx/", f"{tmp_path}/")
     (tmp_path / "doko.conf").write_text(site)
     (tmp_path / "nginx.conf").write_text(
+        f"load_module {BROTLI};\n"
         f"pid {tmp_path}/nginx.pid;\nerror_log {tmp_path}/error.log;\nevents {{}}\n"
         f"http {{\n  access_log off;\n  include {tmp_path}/doko.conf;\n}}\n"
     )
@@ -220,6 +226,7 @@ def test_nginx_limits_and_json_errors(tmp_path: Path) -> None:
     site = "\n".join(line for line in site.splitlines() if "listen [::]" not in line)
     (tmp_path / "doko.conf").write_text(site)
     (tmp_path / "nginx.conf").write_text(
+        f"load_module {BROTLI};\n"
         f"pid {tmp_path}/nginx.pid;\nerror_log {tmp_path}/error.log;\ndaemon off;\n"
         f"events {{}}\nhttp {{\n  include {tmp_path}/doko.conf;\n}}\n"
     )
@@ -277,11 +284,14 @@ def test_nginx_limits_and_json_errors(tmp_path: Path) -> None:
 
 
 def test_nginx_sends_hashed_static_files_compressed_and_immutable(tmp_path: Path) -> None:
-    """The site file's static location on a real nginx: a hashed name comes as its .gz to a
-    browser that accepts gzip and is kept a year (immutable); a name without hash an hour."""
+    """The site file's static location on a real nginx: a hashed name comes as its .br to a
+    browser that accepts Brotli, as its .gz to one that accepts only gzip, and is kept a year
+    (immutable); a name without hash an hour."""
     import gzip
     import http.client
     import ssl
+
+    import brotli
 
     nginx = _nginx()
     _certificate(tmp_path)
@@ -291,6 +301,7 @@ def test_nginx_sends_hashed_static_files_compressed_and_immutable(tmp_path: Path
     for name in ("app.css", "app.0123456789ab.css"):
         (static / "css" / name).write_bytes(css)
         (static / "css" / f"{name}.gz").write_bytes(gzip.compress(css))
+        (static / "css" / f"{name}.br").write_bytes(brotli.compress(css))
     port = _free_port()
     site = (DEPLOY / "nginx" / "doko.conf").read_text()
     site = site.replace("/etc/letsencrypt/live/doko.example.org/", f"{tmp_path}/")
@@ -303,7 +314,8 @@ def test_nginx_sends_hashed_static_files_compressed_and_immutable(tmp_path: Path
     # Under root nginx's workers would read the files as nobody, who cannot enter tmp_path.
     user = "user root;\n" if os.geteuid() == 0 else ""
     (tmp_path / "nginx.conf").write_text(
-        f"{user}pid {tmp_path}/nginx.pid;\nerror_log {tmp_path}/error.log;\ndaemon off;\n"
+        f"{user}load_module {BROTLI};\n"
+        f"pid {tmp_path}/nginx.pid;\nerror_log {tmp_path}/error.log;\ndaemon off;\n"
         f"events {{}}\nhttp {{\n  include {tmp_path}/doko.conf;\n}}\n"
     )
     server = subprocess.Popen(
@@ -329,6 +341,10 @@ def test_nginx_sends_hashed_static_files_compressed_and_immutable(tmp_path: Path
             except OSError:
                 time.sleep(0.05)
         status, response, body = get("/static/css/app.0123456789ab.css", "gzip, deflate, br")
+        assert status == 200 and response.getheader("Content-Encoding") == "br"
+        assert brotli.decompress(body) == css
+        assert response.getheader("Vary") == "Accept-Encoding"
+        status, response, body = get("/static/css/app.0123456789ab.css", "gzip, deflate")
         assert status == 200 and response.getheader("Content-Encoding") == "gzip"
         assert gzip.decompress(body) == css
         assert response.getheader("Vary") == "Accept-Encoding"
