@@ -54,11 +54,29 @@ def _fail(document_id: int, exc: Exception) -> None:
         pipeline.fail(document_id, exc)
 
 
+#: A document with at most this many pages left to render (no stored piece, see
+#: ``documents.pieces``) is made in the task that starts it: the chord's hops through the
+#: broker would cost more than rendering them in parallel saves.
+HERE_PAGES = 12
+
+
 @shared_task(name="documents.generate", **DOCUMENT_TASK)
-def generate_document(document_id: int) -> None:
+def generate_document(document_id: int, then: list[int] | None = None) -> None:
+    """Make the document; ``then``: documents to make after it (queued once it is made, or
+    once its parts are queued), so the language of the change comes first."""
+    try:
+        _generate(document_id)
+    finally:
+        if then:
+            generate_document.delay(then[0], then[1:])
+
+
+def _generate(document_id: int) -> None:
     try:
         parts = pipeline.start(document_id)
         if parts is None:  # redelivered after it started, or failed meanwhile
+            return
+        if pipeline.generate_here(document_id, HERE_PAGES) is not None:
             return
         header = [render_layers.si(document_id)]
         header += [render_part.si(document_id, index) for index in range(parts)]
@@ -103,10 +121,10 @@ def assemble(names: list[str], document_id: int) -> None:
 def prepare_print_pack_task(series_id: int, language: str) -> list[int]:
     """Render a drawn series' print pack ahead of the click (``pipeline.print_packs_ahead``);
     the ids of the documents it started."""
-    documents = pipeline.print_packs_ahead(series_id, language)
-    for document in documents:
-        generate_document.delay(document.pk)
-    return [document.pk for document in documents]
+    documents = [document.pk for document in pipeline.print_packs_ahead(series_id, language)]
+    if documents:
+        generate_document(documents[0], documents[1:])  # here: its language first
+    return documents
 
 
 @shared_task(name="documents.sweep", acks_late=True, time_limit=60)
