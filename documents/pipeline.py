@@ -145,23 +145,39 @@ def current_document(
     return document, True
 
 
-def print_packs_ahead(series_id: int, language: str) -> list[GeneratedDocument]:
-    """A drawn series' print pack, to be rendered before the organizer asks for it: in
-    ``language`` and, for a small pack, in every other language too. Returns the new rows
-    (queued; their generation is the caller's to start): a pack whose data is unchanged is
-    found, not made again. The click compares fingerprints as ever, so a pack rendered
-    ahead is never shown once anything it prints has changed."""
-    series = (
+def _drawn(series_id: int) -> Series | None:
+    return (
         Series.objects.select_related("tournament")
         .filter(pk=series_id, status=Series.Status.DRAWN)
         .first()
     )
+
+
+def other_languages_ahead(series_id: int, language: str) -> list[str]:
+    """The languages a drawn series' pack is rendered ahead in besides ``language``: every
+    other one for a small pack, none for a large one (or a series no longer drawn)."""
+    series = _drawn(series_id)
+    if series is None or series.tables.count() > AHEAD_IN_EVERY_LANGUAGE_TABLES:
+        return []
+    language = document_language(language)
+    return [code for code, _name in settings.LANGUAGES if code != language]
+
+
+def print_packs_ahead(
+    series_id: int, language: str, *, others: bool = True
+) -> list[GeneratedDocument]:
+    """A drawn series' print pack, to be rendered before the organizer asks for it: in
+    ``language`` and, with ``others``, for a small pack in every other language too. The
+    new rows (queued; their generation is the caller's to start): a pack whose data is
+    unchanged is found, not made again. The click compares fingerprints as ever, so a pack rendered
+    ahead is never shown once anything it prints has changed."""
+    series = _drawn(series_id)
     if series is None:  # started meanwhile, or gone
         return []
     language = document_language(language)
     languages = [language]
-    if series.tables.count() <= AHEAD_IN_EVERY_LANGUAGE_TABLES:
-        languages += [code for code, _name in settings.LANGUAGES if code != language]
+    if others:
+        languages += other_languages_ahead(series_id, language)
     tournament = series.tournament
     made = [current_document(Kind.PRINT_PACK, tournament, series, code) for code in languages]
     return [document for document, created in made if created]

@@ -61,17 +61,7 @@ HERE_PAGES = 12
 
 
 @shared_task(name="documents.generate", **DOCUMENT_TASK)
-def generate_document(document_id: int, then: list[int] | None = None) -> None:
-    """Make the document; ``then``: documents to make after it (queued once it is made, or
-    once its parts are queued), so the language of the change comes first."""
-    try:
-        _generate(document_id)
-    finally:
-        if then:
-            generate_document.delay(then[0], then[1:])
-
-
-def _generate(document_id: int) -> None:
+def generate_document(document_id: int) -> None:
     try:
         parts = pipeline.start(document_id)
         if parts is None:  # redelivered after it started, or failed meanwhile
@@ -118,13 +108,24 @@ def assemble(names: list[str], document_id: int) -> None:
 
 
 @shared_task(name="documents.prepare_print_pack", acks_late=True, time_limit=60)
-def prepare_print_pack_task(series_id: int, language: str) -> list[int]:
-    """Render a drawn series' print pack ahead of the click (``pipeline.print_packs_ahead``);
-    the ids of the documents it started."""
-    documents = [document.pk for document in pipeline.print_packs_ahead(series_id, language)]
-    if documents:
-        generate_document(documents[0], documents[1:])  # here: its language first
-    return documents
+def prepare_print_pack_task(
+    series_id: int, language: str, then: list[str] | None = None
+) -> list[int]:
+    """Render a drawn series' print pack ahead of the click (``pipeline.print_packs_ahead``)
+    in ``language``, here, and then in the other languages (``then``; None: every other
+    one of a small pack), each asked for once the one before is made: the organizer's
+    language comes first, and a lost task leaves no pack queued that nobody makes (a
+    click asks for its own). The ids of the documents it made."""
+    if then is None:
+        then = pipeline.other_languages_ahead(series_id, language)
+    documents = pipeline.print_packs_ahead(series_id, language, others=False)
+    try:
+        for document in documents:
+            generate_document(document.pk)
+    finally:
+        if then:
+            prepare_print_pack_task.delay(series_id, then[0], then[1:])
+    return [document.pk for document in documents]
 
 
 @shared_task(name="documents.sweep", acks_late=True, time_limit=60)
