@@ -1,12 +1,14 @@
 """Stored documents that may name a player who may no longer be named (DSGVO): of his
 tournaments once he is anonymized, of a tournament once its club's publication period is
-over. They are deleted with their files; asked for again, they are made from the data as
+over. They are deleted with their files and the stored pieces they were joined from
+(``documents.pieces``); asked for again, they are made from the data as
 it is published then."""
 
 from __future__ import annotations
 
 import datetime
 
+from documents import pieces
 from documents.models import GeneratedDocument
 from tournaments.models import Tournament
 from tournaments.publication import expired_tournaments, retention_ends
@@ -21,6 +23,7 @@ def forget_documents(sender: object, *, tournament_ids: list[int], **kwargs: obj
         if document.file:
             document.file.delete(save=False)
         document.delete()
+    pieces.remove(tournament_ids)
 
 
 def forget_expired_documents(today: datetime.date | None = None) -> list[tuple[Tournament, int]]:
@@ -39,5 +42,6 @@ def forget_expired_documents(today: datetime.date | None = None) -> list[tuple[T
                 document.file.delete(save=False)
             document.delete()
             count += 1
+        pieces.remove([tournament.pk])
         done.append((tournament, count))
     return done

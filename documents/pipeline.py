@@ -22,6 +22,7 @@ from django.db.models import F, QuerySet
 from django.db.models.functions import Least
 from django.utils import timezone, translation
 
+from documents import pieces
 from documents.builders import load_series
 from documents.data import ResultsInfo, SeriesInfo, fingerprint
 from documents.layout import (
@@ -34,7 +35,7 @@ from documents.layout import (
     static_layers,
 )
 from documents.models import GeneratedDocument
-from documents.render import join_pdfs, render_pdf, templates_version
+from documents.render import join_pdfs, templates_version
 from documents.report_layout import results_pages
 from documents.results import load_results
 from tournaments.models import Series, Tournament
@@ -144,23 +145,39 @@ def current_document(
     return document, True
 
 
-def print_packs_ahead(series_id: int, language: str) -> list[GeneratedDocument]:
-    """A drawn series' print pack, to be rendered before the organizer asks for it: in
-    ``language`` and, for a small pack, in every other language too. Returns the new rows
-    (queued; their generation is the caller's to start): a pack whose data is unchanged is
-    found, not made again. The click compares fingerprints as ever, so a pack rendered
-    ahead is never shown once anything it prints has changed."""
-    series = (
+def _drawn(series_id: int) -> Series | None:
+    return (
         Series.objects.select_related("tournament")
         .filter(pk=series_id, status=Series.Status.DRAWN)
         .first()
     )
+
+
+def other_languages_ahead(series_id: int, language: str) -> list[str]:
+    """The languages a drawn series' pack is rendered ahead in besides ``language``: every
+    other one for a small pack, none for a large one (or a series no longer drawn)."""
+    series = _drawn(series_id)
+    if series is None or series.tables.count() > AHEAD_IN_EVERY_LANGUAGE_TABLES:
+        return []
+    language = document_language(language)
+    return [code for code, _name in settings.LANGUAGES if code != language]
+
+
+def print_packs_ahead(
+    series_id: int, language: str, *, others: bool = True
+) -> list[GeneratedDocument]:
+    """A drawn series' print pack, to be rendered before the organizer asks for it: in
+    ``language`` and, with ``others``, for a small pack in every other language too. The
+    new rows (queued; their generation is the caller's to start): a pack whose data is
+    unchanged is found, not made again. The click compares fingerprints as ever, so a pack rendered
+    ahead is never shown once anything it prints has changed."""
+    series = _drawn(series_id)
     if series is None:  # started meanwhile, or gone
         return []
     language = document_language(language)
     languages = [language]
-    if series.tables.count() <= AHEAD_IN_EVERY_LANGUAGE_TABLES:
-        languages += [code for code, _name in settings.LANGUAGES if code != language]
+    if others:
+        languages += other_languages_ahead(series_id, language)
     tournament = series.tournament
     made = [current_document(Kind.PRINT_PACK, tournament, series, code) for code in languages]
     return [document for document, created in made if created]
@@ -216,6 +233,7 @@ def sweep(now: dt.datetime | None = None) -> list[int]:
     more; returns the ids marked failed. Run periodically (Celery beat)."""
     failed = _fail_stalled(GeneratedDocument.objects.all(), now or timezone.now())
     _remove_orphaned_parts()
+    pieces.sweep(now)
     return failed
 
 
@@ -328,7 +346,9 @@ def render_layers(document_id: int) -> str:
     layers = static_layers(_pages_for(document))
     if not layers:
         return ""
-    name = _store(_layers_name(document_id), render_pdf(layers, document.language))
+    piece = pieces.pieces(layers, [range(len(layers))], document.language)
+    pdf = pieces.render(document.tournament_id, layers, piece, document.language)[0]
+    name = _store(_layers_name(document_id), pdf)
     GeneratedDocument.objects.filter(pk=document_id).update(progress_at=timezone.now())
     return name
 
@@ -341,13 +361,38 @@ def render_part(document_id: int, index: int) -> str:
     if document is None:
         return ""
     pages = _pages_for(document)
-    run = [pages[i] for i in part_runs(pages, PART_PAGES)[index]]
-    name = _store(_part_name(document_id, index), render_pdf(run, document.language))
+    run = part_runs(pages, PART_PAGES)[index]
+    name = _store(_part_name(document_id, index), _render_run(document, pages, run))
     GeneratedDocument.objects.filter(pk=document_id).update(
         pages_done=Least(F("pages_done") + len(run), F("pages_total")),
         progress_at=timezone.now(),
     )
     return name
+
+
+def _render_run(document: GeneratedDocument, pages: list[Page], run: list[int]) -> bytes:
+    """The run's pages as one PDF, joined from their pieces (``documents.pieces``): the
+    stored ones reused, the missing ones rendered together."""
+    run_pages = [pages[i] for i in run]
+    found = pieces.pieces(run_pages, pieces.groups(run_pages, PART_PAGES), document.language)
+    pdfs = pieces.render(document.tournament_id, run_pages, found, document.language)
+    where = {page: (p, k) for p, piece in enumerate(found) for k, page in enumerate(piece.pages)}
+    return join_pdfs(pdfs, [where[i] for i in range(len(run_pages))])
+
+
+def missing_pages(document_id: int) -> int | None:
+    """How many of the running document's pages have no stored piece yet (static layers
+    included); None if it is not running."""
+    document = _running(document_id)
+    if document is None:
+        return None
+    pages = _pages_for(document)
+    language, tournament_id = document.language, document.tournament_id
+    layers = static_layers(pages)
+    found = pieces.pieces(pages, pieces.groups(pages, PART_PAGES), language)
+    if layers:
+        found += pieces.pieces(layers, [range(len(layers))], language)
+    return sum(len(piece.pages) for piece in pieces.missing(tournament_id, found))
 
 
 def _read(name: str) -> bytes:
@@ -374,6 +419,13 @@ def assemble(document_id: int) -> GeneratedDocument | None:
                         placements(pages, layers))  # fmt: skip
     else:
         pdf = join_pdfs(parts, page_order(runs))
+    return _save(document, pdf)
+
+
+def _save(document: GeneratedDocument, pdf: bytes) -> GeneratedDocument | None:
+    """Store the finished document's file and mark it done (None: it was marked failed
+    meanwhile, and keeps no file)."""
+    document_id = document.pk
     document.file.save(document.filename, ContentFile(pdf), save=False)
     now = timezone.now()
     done = GeneratedDocument.objects.filter(pk=document_id, status=Status.RUNNING).update(
@@ -425,6 +477,32 @@ def _drop_superseded(document: GeneratedDocument) -> None:
             old.file.delete(save=False)
         remove_parts(old.pk)
         old.delete()
+
+
+def generate_here(document_id: int, limit: int) -> GeneratedDocument | None:
+    """Make the running document in this process, without parts, if at most ``limit`` of
+    its pages have no stored piece (``documents.pieces``): after a swap, the seating lists
+    and the two tables concerned. Returns None, having done nothing, if more are missing or
+    the document is not running; ``assemble``'s result otherwise."""
+    document = _running(document_id)
+    if document is None:
+        return None
+    pages = _pages_for(document)
+    language, tournament_id = document.language, document.tournament_id
+    found = pieces.pieces(pages, pieces.groups(pages, PART_PAGES), language)
+    layers = static_layers(pages)
+    under = pieces.pieces(layers, [range(len(layers))], language) if layers else []
+    if sum(len(p.pages) for p in pieces.missing(tournament_id, found + under)) > limit:
+        return None
+    pdfs = pieces.render(tournament_id, pages, found, language)
+    where = {page: (p, k) for p, piece in enumerate(found) for k, page in enumerate(piece.pages)}
+    order = [where[i] for i in range(len(pages))]
+    if layers:
+        layer_pdf = pieces.render(tournament_id, layers, under, language)[0]
+        pdf = join_pdfs(pdfs, order, layer_pdf, placements(pages, layers))
+    else:
+        pdf = join_pdfs(pdfs, order)
+    return _save(document, pdf)
 
 
 class BusyError(RuntimeError):

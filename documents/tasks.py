@@ -54,11 +54,19 @@ def _fail(document_id: int, exc: Exception) -> None:
         pipeline.fail(document_id, exc)
 
 
+#: A document with at most this many pages left to render (no stored piece, see
+#: ``documents.pieces``) is made in the task that starts it: the chord's hops through the
+#: broker would cost more than rendering them in parallel saves.
+HERE_PAGES = 12
+
+
 @shared_task(name="documents.generate", **DOCUMENT_TASK)
 def generate_document(document_id: int) -> None:
     try:
         parts = pipeline.start(document_id)
         if parts is None:  # redelivered after it started, or failed meanwhile
+            return
+        if pipeline.generate_here(document_id, HERE_PAGES) is not None:
             return
         header = [render_layers.si(document_id)]
         header += [render_part.si(document_id, index) for index in range(parts)]
@@ -100,12 +108,23 @@ def assemble(names: list[str], document_id: int) -> None:
 
 
 @shared_task(name="documents.prepare_print_pack", acks_late=True, time_limit=60)
-def prepare_print_pack_task(series_id: int, language: str) -> list[int]:
-    """Render a drawn series' print pack ahead of the click (``pipeline.print_packs_ahead``);
-    the ids of the documents it started."""
-    documents = pipeline.print_packs_ahead(series_id, language)
-    for document in documents:
-        generate_document.delay(document.pk)
+def prepare_print_pack_task(
+    series_id: int, language: str, then: list[str] | None = None
+) -> list[int]:
+    """Render a drawn series' print pack ahead of the click (``pipeline.print_packs_ahead``)
+    in ``language``, here, and then in the other languages (``then``; None: every other
+    one of a small pack), each asked for once the one before is made: the organizer's
+    language comes first, and a lost task leaves no pack queued that nobody makes (a
+    click asks for its own). The ids of the documents it made."""
+    if then is None:
+        then = pipeline.other_languages_ahead(series_id, language)
+    documents = pipeline.print_packs_ahead(series_id, language, others=False)
+    try:
+        for document in documents:
+            generate_document(document.pk)
+    finally:
+        if then:
+            prepare_print_pack_task.delay(series_id, then[0], then[1:])
     return [document.pk for document in documents]
 
 

@@ -214,3 +214,14 @@ def test_a_draw_renders_the_pack_ahead(
         seat_series(world.series, seed=7)  # drawn again before it starts
     packs = _packs()
     assert set(packs) == {"de", "en"} and all(p.status == "done" for p in packs.values())
+
+
+def test_the_language_of_the_change_is_made_first(
+    ahead: None, world: World, django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks
+) -> None:
+    _swap(world, django_capture_on_commit_callbacks, language="en")
+    packs = _packs()
+    assert packs["en"].status == packs["de"].status == "done"
+    # the other language is asked for only once the first is made
+    assert packs["en"].finished_at is not None and packs["en"].pk < packs["de"].pk
+    assert packs["en"].finished_at <= packs["de"].created_at

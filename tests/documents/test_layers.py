@@ -11,7 +11,7 @@ from collections import Counter
 import pikepdf
 import pytest
 
-from documents import pipeline, render, services
+from documents import pieces, render, services
 from documents.data import SeriesInfo
 from documents.layout import (
     STATIC,
@@ -82,14 +82,14 @@ def test_static_layers_are_rendered_once_per_shape_and_language(
     world, django_capture_on_commit_callbacks, monkeypatch, tmp_path
 ) -> None:
     calls: list[tuple[str, tuple[str, ...]]] = []
-    real = pipeline.render_pdf
+    real = pieces.render_pdf
 
     def spy(pages, language):
         calls.append((language, tuple(p.layer for p in pages)))
         calls.extend((language, (f"{p.layer}:{p.key}",)) for p in pages if p.layer == STATIC)
         return real(pages, language)
 
-    monkeypatch.setattr(pipeline, "render_pdf", spy)
+    monkeypatch.setattr(pieces, "render_pdf", spy)
     for language in ("de", "en"):
         with django_capture_on_commit_callbacks(execute=True):
             document = services.request_document(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from documents import pipeline, results, services
+from documents import pieces, pipeline, results, services
 from documents.data import GameRow, SeriesStandings, StandingRow, TableGames
 from documents.layout import print_pack_pages
 from documents.models import GeneratedDocument
@@ -91,7 +91,7 @@ def test_a_failure_is_recorded_not_swallowed(
     def broken(pages, language):
         raise RuntimeError("printer on fire")
 
-    monkeypatch.setattr(pipeline, "render_pdf", broken)
+    monkeypatch.setattr(pieces, "render_pdf", broken)
     document = _generate(django_capture_on_commit_callbacks, Kind.PRINT_PACK, world.tournament,
                          world.series)  # fmt: skip
     assert document.status == "failed"

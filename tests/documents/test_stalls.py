@@ -11,7 +11,7 @@ from django.core.files.storage import default_storage
 from django.urls import get_resolver, reverse
 from freezegun import freeze_time
 
-from documents import pipeline, services
+from documents import pieces, pipeline, services
 from documents.models import GeneratedDocument
 
 pytestmark = pytest.mark.django_db
@@ -188,7 +188,7 @@ def test_a_soft_time_limit_is_recorded_as_such(
     def slow(pages, language):
         raise SoftTimeLimitExceeded()
 
-    monkeypatch.setattr(pipeline, "render_pdf", slow)
+    monkeypatch.setattr(pieces, "render_pdf", slow)
     with django_capture_on_commit_callbacks(execute=True):
         document = services.request_document(
             Kind.PRINT_PACK, world.tournament, world.series, language="de"

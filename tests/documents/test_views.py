@@ -7,7 +7,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from documents import pipeline
+from documents import pieces
 from documents.models import GeneratedDocument
 from tests.documents.pdftools import stored_pdf
 
@@ -102,7 +102,7 @@ def test_a_failed_task_shows_its_error(
     def broken(pages, language):
         raise ValueError("no paper")
 
-    monkeypatch.setattr(pipeline, "render_pdf", broken)
+    monkeypatch.setattr(pieces, "render_pdf", broken)
     client.force_login(world.organizer)
     with django_capture_on_commit_callbacks(execute=True):
         client.post(page_url)

@@ -17,16 +17,16 @@ app.conf.task_default_queue = os.environ["DOKO_TEST_QUEUE"]
 
 @worker_process_init.connect
 def _slow_rendering(**kwargs: object) -> None:
-    from documents import pipeline
+    from documents import pieces
 
     delay = float(os.environ.get("DOKO_TEST_RENDER_DELAY", "0"))
-    render = pipeline.render_pdf
+    render = pieces.render_pdf
 
     def slow_render(pages, language):  # type: ignore[no-untyped-def]
         time.sleep(delay)
         return render(pages, language)
 
-    pipeline.render_pdf = slow_render
+    pieces.render_pdf = slow_render
 
 
 __all__ = ["app"]
