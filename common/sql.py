@@ -129,6 +129,7 @@ class _Compiled(NamedTuple):
     start: int
     end: int
     related: list[Any]  # Django's populators of the select_related objects
+    converters: dict[int, Any]  # Django's converters of the row's columns, by position
 
 
 #: What ``PreparedLookup`` borrows from Django (as of 5.2), none of it public API.
@@ -136,7 +137,9 @@ DJANGO_INTERNALS = (
     "django.db.models.query.get_related_populators(klass_info, select, db)",
     'SQLCompiler.klass_info["model"/"select_fields"/"related_klass_infos"]',
     "SQLCompiler.select[i][0].target.attname",
-    "SQLCompiler.results_iter(results)",
+    "SQLCompiler.col_count, has_composite_fields(expressions)",
+    "SQLCompiler.get_converters(expressions)",
+    "SQLCompiler.apply_converters(rows, converters)",
     "RelatedPopulator.populate(row, obj)",
 )
 #: What Django raises here when one of them is gone or changed its shape.
@@ -212,11 +215,17 @@ class PreparedLookup(Generic[M]):
         start, end = info["select_fields"][0], info["select_fields"][-1] + 1
         names = [column[0].target.attname for column in compiler.select[start:end]]
         related = get_related_populators(info, compiler.select, DEFAULT_DB_ALIAS)
-        return _Compiled(sql, compiler, names, start, end, related)
+        # As the ORM converts a row (``results_iter``), with the converters looked up once
+        # instead of for every row: some forty columns, each asking its field and the backend.
+        columns = [column[0] for column in compiler.select[: compiler.col_count]]
+        if compiler.has_composite_fields(columns):
+            raise TypeError("composite fields: the lookup does not convert them")
+        converters = compiler.get_converters(columns)
+        return _Compiled(sql, compiler, names, start, end, related, converters)
 
     @staticmethod
     def _build(compiled: _Compiled, rows: list[Any]) -> Any:
-        for row in compiled.compiler.results_iter([rows]):
+        for row in compiled.compiler.apply_converters(rows, compiled.converters):
             model = compiled.compiler.klass_info["model"]
             obj = model.from_db(
                 DEFAULT_DB_ALIAS, compiled.names, row[compiled.start : compiled.end]

@@ -91,7 +91,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "csp.middleware.CSPMiddleware",
+    # django-csp's, with the header built once per process (config/csp.py).
+    "config.csp.CSPMiddleware",
     # Innermost, so the refusals they answer still get the security headers above.
     "tournaments.throttling.FailedCredentialsMiddleware",
     "tournaments.throttling.KnownDeviceMiddleware",

@@ -58,6 +58,13 @@ def _any_count() -> frozenset[int]:
     return frozenset(augen for _, augen in _holdings())
 
 
+def prepare() -> None:
+    """Computes the deck's tables now rather than in the first game checked (some 50 ms): a
+    web worker does so before its first request (``config/wsgi.py``)."""
+    _any_count()
+    _low_ranks()
+
+
 def augen_possible(augen: int, tricks: int | None = None) -> bool:
     """Whether the cards of ``tricks`` tricks (of any number of cards if ``None``) can hold
     exactly ``augen`` Augen."""

@@ -102,17 +102,17 @@ def test_without_the_internals_the_lookup_takes_the_orm(
         monkeypatch.setattr(sql, "get_related_populators", None)
     else:  # as if it had changed a signature (of the lookup's compiler: the ORM needs its own)
 
-        def changed(results: Any = None, *, moved: bool) -> Any:
+        def changed(rows: Any, *, moved: bool) -> Any:
             raise AssertionError("not called")
 
         compiled = lookup.compiled()
         assert compiled is not None
-        monkeypatch.setattr(compiled.compiler, "results_iter", changed)
+        monkeypatch.setattr(compiled.compiler, "apply_converters", changed)
     with caplog.at_level(logging.WARNING, logger="common.sql"):
         found = lookup.first(table.captain_token)
     _same_as_the_orm(found, table)
     assert lookup.problem is not None
-    assert "get_related_populators" in lookup.problem and "results_iter" in lookup.problem
+    assert "get_related_populators" in lookup.problem and "apply_converters" in lookup.problem
     assert lookup.compiled() is None
     assert [r.levelname for r in caplog.records if r.name == "common.sql"] == ["WARNING"]
     with CaptureQueriesContext(connection) as queries:
