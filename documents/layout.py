@@ -694,12 +694,9 @@ def print_pack_pages(info: SeriesInfo) -> list[Page]:
     return pages
 
 
-def part_runs(pages: Sequence[Page], size: int) -> list[list[int]]:
-    """Which pages are rendered together (indexes into ``pages``), run by run; each run is
-    rendered on its own, in parallel. The pages of one table (its card and its score sheet)
-    share a run, so its QR code is made once; a run holds at most ``size`` pages unless one
-    table alone has more. Runs need not be contiguous: the parts are put in page order when
-    the document is joined (``page_order``)."""
+def table_pages(pages: Sequence[Page]) -> tuple[list[int], dict[int, list[int]]]:
+    """The pages (indexes into ``pages``) that belong to no table, and each table's pages,
+    by table number, in page order."""
     loose: list[int] = []
     tables: dict[int, list[int]] = {}
     for i, page in enumerate(pages):
@@ -708,6 +705,16 @@ def part_runs(pages: Sequence[Page], size: int) -> list[list[int]]:
             loose.append(i)
         else:
             tables.setdefault(table.number, []).append(i)
+    return loose, tables
+
+
+def part_runs(pages: Sequence[Page], size: int) -> list[list[int]]:
+    """Which pages are rendered together (indexes into ``pages``), run by run; each run is
+    rendered on its own, in parallel. The pages of one table (its card and its score sheet)
+    share a run, so its QR code is made once; a run holds at most ``size`` pages unless one
+    table alone has more. Runs need not be contiguous: the parts are put in page order when
+    the document is joined (``page_order``)."""
+    loose, tables = table_pages(pages)
     runs = [list(run) for run in chunked(loose, size)]
     group: list[int] = []
     for indexes in tables.values():

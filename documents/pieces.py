@@ -32,7 +32,7 @@ from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
 from django.utils import timezone
 
-from documents.layout import LAYOUT_VERSION, Page, chunked
+from documents.layout import LAYOUT_VERSION, Page, chunked, table_pages
 from documents.render import render_html, render_pdf, templates_version
 
 PIECES_DIR = "documents/pieces"
@@ -52,14 +52,7 @@ class Piece:
 def groups(pages: Sequence[Page], size: int) -> list[list[int]]:
     """The pieces' pages (indexes into ``pages``): each table's pages together, the other
     pages in runs of at most ``size`` in their order."""
-    loose: list[int] = []
-    tables: dict[int, list[int]] = {}
-    for i, page in enumerate(pages):
-        table = page.context.get("table")
-        if table is None:
-            loose.append(i)
-        else:
-            tables.setdefault(table.number, []).append(i)
+    loose, tables = table_pages(pages)
     return [list(run) for run in chunked(loose, size)] + list(tables.values())
 
 
