@@ -38,6 +38,7 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client, override_settings
+from freezegun import freeze_time
 from hypothesis import HealthCheck
 from hypothesis import settings as hypothesis_settings
 from rest_framework.test import APIClient
@@ -209,6 +210,16 @@ def _own_media(settings, tmp_path: Path) -> None:  # type: ignore[no-untyped-def
     """Generated documents go to a directory of the test's own, never into the working tree
     (where parallel workers and other tests would see them)."""
     settings.MEDIA_ROOT = tmp_path / "media"
+
+
+@pytest.fixture
+def throttle_window() -> Iterator[None]:
+    """The address throttle counts failures in windows of the wall clock
+    (``TOKEN_FAILURE_WINDOW``, a multiple of a minute): a test that counts them runs from the
+    start of a window, time running as usual, so no window ends while it counts (one did
+    on a slow CI run, and a refusal it expected never came)."""
+    with freeze_time("2026-11-28 10:00:00", tick=True):
+        yield
 
 
 # --- Personas -------------------------------------------------------------------------------

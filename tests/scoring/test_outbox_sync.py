@@ -213,7 +213,9 @@ def test_csrf_is_not_needed_but_the_token_is(table: Table) -> None:
     assert strict.post(url(table), game()).status_code == 201
 
 
-def test_guessed_links_are_throttled_with_json(settings: Any, client: Client, table: Table) -> None:
+def test_guessed_links_are_throttled_with_json(
+    settings: Any, client: Client, table: Table, throttle_window: None
+) -> None:
     settings.TOKEN_FAILURE_LIMIT = 3
     settings.TOKEN_FAILURE_WINDOW = 600
     for guess in range(3):

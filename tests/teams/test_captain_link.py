@@ -84,7 +84,7 @@ def test_a_drawn_series_is_shown_not_changed(league, alice: User) -> None:  # ty
     assert late.status_code == 400 and "drawn already" in late.content.decode()
 
 
-def test_guessed_team_links_get_429_while_real_ones_pass(league, settings) -> None:  # type: ignore[no-untyped-def]
+def test_guessed_team_links_get_429_while_real_ones_pass(league, settings, throttle_window) -> None:  # type: ignore[no-untyped-def]
     """Unknown team captain links count as failures of the address (as table links do);
     the captains of real teams behind the same address are never refused."""
     settings.TOKEN_FAILURE_LIMIT = 3

@@ -142,7 +142,7 @@ def test_a_stolen_known_device_cookie_gives_no_unlimited_guessing(alice: User) -
 
 
 @pytest.fixture
-def limit(settings) -> int:
+def limit(settings, throttle_window: None) -> int:
     settings.TOKEN_FAILURE_LIMIT = 5
     settings.TOKEN_FAILURE_WINDOW = 600
     return 5
