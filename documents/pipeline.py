@@ -376,23 +376,7 @@ def _render_run(document: GeneratedDocument, pages: list[Page], run: list[int]) 
     run_pages = [pages[i] for i in run]
     found = pieces.pieces(run_pages, pieces.groups(run_pages, PART_PAGES), document.language)
     pdfs = pieces.render(document.tournament_id, run_pages, found, document.language)
-    where = {page: (p, k) for p, piece in enumerate(found) for k, page in enumerate(piece.pages)}
-    return join_pdfs(pdfs, [where[i] for i in range(len(run_pages))])
-
-
-def missing_pages(document_id: int) -> int | None:
-    """How many of the running document's pages have no stored piece yet (static layers
-    included); None if it is not running."""
-    document = _running(document_id)
-    if document is None:
-        return None
-    pages = _pages_for(document)
-    language, tournament_id = document.language, document.tournament_id
-    layers = static_layers(pages)
-    found = pieces.pieces(pages, pieces.groups(pages, PART_PAGES), language)
-    if layers:
-        found += pieces.pieces(layers, [range(len(layers))], language)
-    return sum(len(piece.pages) for piece in pieces.missing(tournament_id, found))
+    return join_pdfs(pdfs, page_order([piece.pages for piece in found]))
 
 
 def _read(name: str) -> bytes:
@@ -495,8 +479,7 @@ def generate_here(document_id: int, limit: int) -> GeneratedDocument | None:
     if sum(len(p.pages) for p in pieces.missing(tournament_id, found + under)) > limit:
         return None
     pdfs = pieces.render(tournament_id, pages, found, language)
-    where = {page: (p, k) for p, piece in enumerate(found) for k, page in enumerate(piece.pages)}
-    order = [where[i] for i in range(len(pages))]
+    order = page_order([piece.pages for piece in found])
     if layers:
         layer_pdf = pieces.render(tournament_id, layers, under, language)[0]
         pdf = join_pdfs(pdfs, order, layer_pdf, placements(pages, layers))
