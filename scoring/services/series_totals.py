@@ -281,11 +281,14 @@ def save_with_totals(
     scores: Sequence[NewScore],
     locked: list[int],
     also: Model | None = None,
+    answers: dict[str, Any] | None = None,
 ) -> None:
     """Insert a game's score rows (of ``series``) and recompute the totals of the ``locked``
     players (their totals locked by an earlier statement, see ``lock_ctes``) in one
     statement, which also inserts the unsaved ``also`` (the change's audit entry) and, if
-    unsaved, the ``game`` of the rows (its id then set on it). PostgreSQL only."""
+    unsaved, the ``game`` of the rows (its id then set on it). PostgreSQL only. ``answers``:
+    those of the receivers' questions (``scoring.signals.ask_with_totals``), read in this
+    transaction, for the announcement of the change."""
     values = sql_values(series, locked)
     new = game.pk is None
     game_cte = ""
@@ -308,7 +311,7 @@ def save_with_totals(
             assert found is not None, "no totals row updated"
             game.pk = found[0]
             game._state.adding, game._state.db = False, connection.alias
-    announce_totals_changed(series.tournament_id)
+    announce_totals_changed(series.tournament_id, answers)
 
 
 def _refresh_series(series: Series, ids: list[int]) -> None:
