@@ -14,7 +14,12 @@ does it, one of these ways per table, the ways interleaved game by game:
 - ``api``: ``POST /api/v1/.../games/`` with the table's token (the baseline of the same run).
 
 Prints, per way, the median and p90 of the process CPU time per game (the client's share is
-small and the same for all) and the ratios against ``api`` and ``reload``. It is not a test.
+small and the same for all) and the ratios against ``api`` and ``reload``; ``--profile WAY``
+also profiles that way's saves (cProfile by CPU time). It is not a test.
+
+Run it as the deploy runs (``DEBUG`` off: no SQL logged, templates without their debug
+information): ``DEBUG=0 SECRET_KEY=… ALLOWED_HOSTS=testserver SECURE_SSL_REDIRECT=0
+STATIC_ROOT=<after collectstatic>``; with ``DEBUG`` on it measures the development server.
 
     .venv/bin/python bench/sheet_save_bench.py --tables 4
 """
@@ -22,6 +27,8 @@ small and the same for all) and the ratios against ``api`` and ``reload``. It is
 from __future__ import annotations
 
 import argparse
+import cProfile
+import pstats
 import statistics
 import sys
 import time
@@ -69,8 +76,14 @@ def main() -> None:
         default=",".join(WAYS),
         help="some of page,htmx,reload,api (an older tree: reload,api)",
     )
+    parser.add_argument(
+        "--profile",
+        choices=WAYS,
+        help="also profile this way's saves (cProfile, CPU time) and print the top functions",
+    )
     args = parser.parse_args()
     ways = [w for w in WAYS if w in args.ways.split(",")]
+    profile = cProfile.Profile(time.process_time) if args.profile else None
     setup()
     from django.test import Client
 
@@ -128,8 +141,13 @@ def main() -> None:
             for n in range(args.tables):
                 for way in ways:
                     run = save(way, tables[way][n], number)
+                    profiled = profile if way == args.profile else None
                     started = time.process_time()
+                    if profiled is not None:
+                        profiled.enable()
                     run()
+                    if profiled is not None:
+                        profiled.disable()
                     cpu[way].append((time.process_time() - started) * 1000)
         median = {way: statistics.median(cpu[way]) for way in ways}
         print(f"games per way: {24 * args.tables} ({args.tables} tables x 24)")
@@ -141,6 +159,9 @@ def main() -> None:
                 f" {median[way] / median.get('api', float('nan')):7.2f}"
                 f" {median[way] / median.get('reload', float('nan')):9.2f}"
             )
+        if profile is not None:  # its figures are cProfile's, not the medians above
+            print(f"\nprofile of {args.profile} (cProfile, CPU time):")
+            pstats.Stats(profile).sort_stats("cumulative").print_stats(60)
 
 
 if __name__ == "__main__":

@@ -61,6 +61,10 @@ Ser = series.SeriesViewSet
 Tab = tables.TableViewSet
 
 urlpatterns = [
+    # A table's games first: entering them is the most frequent request, and Django tries
+    # the patterns in order (no pattern below matches these paths, so order is free here).
+    path(TABLE + "games/", games.GameListView.as_view(), name="games"),
+    path(TABLE + "games/<apinum:game>/", games.GameDetailView.as_view(), name="game"),
     path("", include(router.urls)),
     path(T + "registrations/", _actions(Reg, get="list", post="create"), name="registrations"),
     path(
@@ -98,8 +102,6 @@ urlpatterns = [
     path(S + "clock/resume/", clock.ResumeView.as_view(), name="series-clock-resume"),
     path(S + "tables/", _actions(Tab, get="list"), name="tables"),
     path(TABLE, _actions(Tab, get="retrieve"), name="table"),
-    path(TABLE + "games/", games.GameListView.as_view(), name="games"),
-    path(TABLE + "games/<apinum:game>/", games.GameDetailView.as_view(), name="game"),
     path(TABLE + "sheet/", sheets.SheetView.as_view(), name="sheet"),
     path(TABLE + "sheet/submit/", sheets.SubmitView.as_view(), name="sheet-submit"),
     path(TABLE + "sheet/confirm/", sheets.ConfirmView.as_view(), name="sheet-confirm"),

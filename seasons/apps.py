@@ -36,9 +36,13 @@ class SeasonsConfig(AppConfig):
     def ready(self) -> None:
         from scoring.demo import demo_built
         from scoring.links import PLAYER
-        from scoring.signals import totals_changed
+        from scoring.signals import ask_with_totals, totals_changed
         from seasons.demo import season_in_demo
-        from seasons.services import refresh_after_players_merged, refresh_after_results
+        from seasons.services import (
+            refresh_after_players_merged,
+            refresh_after_results,
+            seasons_of_tournament_sql,
+        )
         from tournaments.signals import players_merged
 
         MINE.contribute(self.name, my_seasons)
@@ -47,5 +51,7 @@ class SeasonsConfig(AppConfig):
         demo_built.connect(season_in_demo, dispatch_uid="seasons-demo-season")
         # A result of an attached tournament changed: refresh the seasons' stored rankings.
         totals_changed.connect(refresh_after_results, dispatch_uid="seasons-refresh-entries")
+        # ... whose seasons a game entry reads in passing (``seasons`` of the signal).
+        ask_with_totals("seasons", seasons_of_tournament_sql())
         # Two players became one: his lines in the seasons of those tournaments change.
         players_merged.connect(refresh_after_players_merged, dispatch_uid="seasons-merged")

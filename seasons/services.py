@@ -293,10 +293,27 @@ _queueing = _Queueing()
 _SEASONS_OF = "SELECT DISTINCT season_id FROM {table} WHERE tournament_id IN ({ids})"
 
 
-def refresh_after_results(sender: object, *, tournament_id: int, **kwargs: object) -> None:
+def seasons_of_tournament_sql() -> str:
+    """The ids of the seasons holding the tournament ``%(tournament)s`` as an SQL array:
+    the question ``refresh_after_results`` has the entry's claim of the sheet answer
+    (``scoring.signals.ask_with_totals``)."""
+    table = SeasonTournament._meta.db_table  # from the model; the id is a parameter
+    return (
+        f"SELECT coalesce(array_agg(DISTINCT season_id), '{{}}') FROM {table}"
+        " WHERE tournament_id = %(tournament)s"
+    )
+
+
+def refresh_after_results(
+    sender: object, *, tournament_id: int, seasons: list[int] | None = None, **kwargs: object
+) -> None:
     """Receiver of ``scoring.signals.totals_changed``: the seasons holding the tournament
-    are to be refreshed. A tournament in no season costs one indexed query."""
-    refresh_after_players_merged(sender, tournament_ids=[tournament_id])
+    are to be refreshed. ``seasons``: those the change's transaction read (a game entry's
+    claim of the sheet); else a tournament in no season costs one indexed query."""
+    if seasons is None:
+        refresh_after_players_merged(sender, tournament_ids=[tournament_id])
+    elif seasons:
+        request_refresh(sorted(seasons), [tournament_id])
 
 
 def refresh_after_players_merged(

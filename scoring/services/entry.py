@@ -47,6 +47,7 @@ from scoring.services.series_totals import (
     save_with_totals,
     sql_values,
 )
+from scoring.signals import ASKED
 from tournaments.models import Seat, Series, Table
 from tournaments.services.lifecycle import series_not_running
 
@@ -87,6 +88,9 @@ class Claim:
     registrations: dict[int, int]
     rows: list[dict[str, Any]]
     bumped: bool
+    #: The answers to the questions of ``totals_changed``'s receivers (``scoring.signals``),
+    #: when the claim read them.
+    answers: dict[str, Any] | None = None
 
 
 def claim_sheet(table: Table, expected_version: int | None) -> Claim:
@@ -118,19 +122,21 @@ def _claim_in_one(table: Table) -> Claim:
     with prepared_cursor() as cursor:
         cursor.execute(_claim_sql(), params)
         found = cursor.fetchone()
-    pk, version, status, mode, timeout, unconfirmed, seat_pairs, game_pairs = found
+    pk, version, status, mode, timeout, unconfirmed, seat_pairs, game_pairs = found[:8]
     sheet = ScoreSheet(
         id=pk, table_id=table.pk, version=version, status=status, mode=mode, timeout=timeout,
         closed_unconfirmed=unconfirmed, last_activity=now,
     )  # fmt: skip
     registrations = {int(position): int(reg) for position, reg in seat_pairs}
     rows = [{**record, "dealer": dealer} for record, dealer in game_pairs]
-    return Claim(sheet, registrations, rows, bumped=True)
+    answers = dict(zip(ASKED, found[8:], strict=True))
+    return Claim(sheet, registrations, rows, bumped=True, answers=answers)
 
 
 @functools.cache
 def _claim_sql() -> str:
-    """The statement of ``_claim_in_one``, built once."""
+    """The statement of ``_claim_in_one``, built once, with the questions of
+    ``totals_changed``'s receivers (``scoring.signals.ASKED``) as its last columns."""
     sheets, seats, games = (m._meta.db_table for m in (ScoreSheet, Seat, Game))
     seated = f"(SELECT registration_id AS r FROM {seats} WHERE table_id = %(table)s) AS players"
     sql = f"""
@@ -148,6 +154,7 @@ def _claim_sql() -> str:
           (SELECT coalesce(json_agg(json_build_array(g.record, g.dealer) ORDER BY g.number),
                            '[]')
              FROM {games} g WHERE g.table_id = %(table)s)
+          {"".join(f", ({asked})" for asked in ASKED.values())}
           FROM claimed
     """  # table names come from the models; every value is a parameter
     return compact(sql)
@@ -470,7 +477,10 @@ def _save_game(
         table, number, action, actor, before, entered.game, reason,
         key=key, sent=sent, response={**entered.to_json(), "created": new},
     )  # fmt: skip
-    _save_scores(game, table, outcome, registrations, audit, new=new, locked=claim.bumped)
+    _save_scores(
+        game, table, outcome, registrations, audit, new=new, locked=claim.bumped,
+        answers=claim.answers,
+    )  # fmt: skip
     return entered
 
 
@@ -541,12 +551,13 @@ def player_scores(
 
 def _save_scores(
     game: Game, table: Table, outcome: Outcome, registrations: dict[int, int],
-    audit: AuditEntry, *, new: bool, locked: bool,
+    audit: AuditEntry, *, new: bool, locked: bool, answers: dict[str, Any] | None = None,
 ) -> None:  # fmt: skip
     """Replace the game's score rows, recompute the totals of the players concerned and
     save the change's ``audit`` entry. ``locked``: the claim of the sheet locked the seated
     players' totals already (on PostgreSQL); the rows, the totals and the audit entry then
-    take one statement, and so does a new ``game`` (unsaved until then)."""
+    take one statement, and so does a new ``game`` (unsaved until then). ``answers``: the
+    claim's, for the receivers of ``totals_changed``."""
     touched = {registrations[seat] for seat in outcome.seats}
     if not new:
         old = PlayerScore.objects.filter(game=game)
@@ -558,7 +569,7 @@ def _save_scores(
             NewScore(registrations[seat], seat, s.points, s.played, s.solo, s.compulsory, s.won)
             for seat, s in outcome.seats.items()
         ]
-        save_with_totals(table.series, game, rows, sorted(seated), also=audit)
+        save_with_totals(table.series, game, rows, sorted(seated), also=audit, answers=answers)
         refresh_totals(table.series, touched - seated)  # rows of players seated no more
     else:
         PlayerScore.objects.bulk_create(player_scores(game, table.series, outcome, registrations))

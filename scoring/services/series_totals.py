@@ -22,6 +22,7 @@ Once such a transaction commits, ``scoring.signals.totals_changed`` tells the la
 from __future__ import annotations
 
 import functools
+import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -112,10 +113,12 @@ IDS = "unnest(%(ids)s::bigint[]) AS players(r)"
 
 
 def sql_values(series: Series, ids: list[int]) -> dict[str, Any]:
-    """The named parameters of the statements below."""
+    """The named parameters of the statements below. The ids go as the text of an array
+    (``{1,2,3}``, cast where they are used): psycopg's dumper of a list costs an entry more
+    than the server's reading of the text."""
     return {
         "tournament": series.tournament_id, "series": series.pk, "number": series.number,
-        "ids": ids,
+        "ids": "{" + ",".join(str(int(r)) for r in ids) + "}",
     }  # fmt: skip
 
 
@@ -245,6 +248,12 @@ class NewScore(NamedTuple):
     won: bool
 
 
+def scores_json(scores: Sequence[NewScore]) -> str:
+    """The score rows as one JSON array of objects, one parameter instead of an array per
+    column (psycopg dumps a list in Python, element by element)."""
+    return json.dumps([dict(zip(NewScore._fields, row, strict=True)) for row in scores])
+
+
 def compact(sql: str) -> str:
     """``sql`` with every run of white space one blank: the long statements of an entry stay
     short enough for psycopg to keep their conversion (it converts longer ones anew each
@@ -265,12 +274,12 @@ def _save_sql(game_cte: str, also_cte: str) -> str:
                 game_id, deduction_id, seat, points, played, solo, compulsory, won)
             SELECT %(tournament)s, %(series)s, %(number)s, u.registration_id, {game_id}, NULL,
                    u.seat, u.points, u.played, u.solo, u.compulsory, u.won
-              FROM unnest(%(s_0)s::bigint[], %(s_1)s::int[], %(s_2)s::int[], %(s_3)s::bool[],
-                          %(s_4)s::bool[], %(s_5)s::bool[], %(s_6)s::bool[])
-                   AS u(registration_id, seat, points, played, solo, compulsory, won)
+              FROM json_to_recordset(%(scores)s::json)
+                   AS u(registration_id bigint, seat int, points int, played bool, solo bool,
+                        compulsory bool, won bool)
             RETURNING registration_id, points, played, solo, compulsory, won, deduction_id
         )
-    """.format(**_tables(), game_id=game_id)  # the columns in the order of NewScore
+    """.format(**_tables(), game_id=game_id)  # the rows: ``scores_json``
     ctes = [cte for cte in (game_cte, inserted, also_cte) if cte]
     return compact(recompute_sql(", ".join(ctes), returning=game_id if game_cte else ""))
 
@@ -281,11 +290,14 @@ def save_with_totals(
     scores: Sequence[NewScore],
     locked: list[int],
     also: Model | None = None,
+    answers: dict[str, Any] | None = None,
 ) -> None:
     """Insert a game's score rows (of ``series``) and recompute the totals of the ``locked``
     players (their totals locked by an earlier statement, see ``lock_ctes``) in one
     statement, which also inserts the unsaved ``also`` (the change's audit entry) and, if
-    unsaved, the ``game`` of the rows (its id then set on it). PostgreSQL only."""
+    unsaved, the ``game`` of the rows (its id then set on it). PostgreSQL only. ``answers``:
+    those of the receivers' questions (``scoring.signals.ask_with_totals``), read in this
+    transaction, for the announcement of the change."""
     values = sql_values(series, locked)
     new = game.pk is None
     game_cte = ""
@@ -298,8 +310,7 @@ def save_with_totals(
     if also is not None:
         also_cte, also_values = insert_cte(also, "also")
         values.update(also_values)
-    for i, column in enumerate(zip(*scores, strict=True)):
-        values[f"s_{i}"] = list(column)
+    values["scores"] = scores_json(scores)
     with prepared_cursor() as cursor:
         cursor.execute(_save_sql(game_cte, also_cte), values)
         if new:
@@ -308,7 +319,7 @@ def save_with_totals(
             assert found is not None, "no totals row updated"
             game.pk = found[0]
             game._state.adding, game._state.db = False, connection.alias
-    announce_totals_changed(series.tournament_id)
+    announce_totals_changed(series.tournament_id, answers)
 
 
 def _refresh_series(series: Series, ids: list[int]) -> None:

@@ -8,20 +8,26 @@ from __future__ import annotations
 
 import re
 from typing import Any
+from unittest import mock
 
 import pytest
+from django.contrib.auth.models import User
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from scoring.models import AuditEntry, Game, PlayerScore, TournamentTotal
+from seasons.models import SeasonTournament
+from seasons.services import detach_tournament
 from tests.api.helpers import NORMAL, games_url
+from tests.seasons.helpers import organizer, season_of
 from tournaments.models import Table
 
 # In a test the request's transaction is a savepoint (SAVEPOINT ... RELEASE), counted like
-# BEGIN and COMMIT: the token lookup, 2, the claim, the game with its score rows, the totals
-# and the audit entry; after the commit, the seasons holding the tournament.
-STATEMENTS = {"postgresql": 6, "sqlite": 19}
+# BEGIN and COMMIT: the token lookup, 2, the claim (which also reads the seasons holding the
+# tournament), the game with its score rows, the totals and the audit entry. SQLite asks for
+# the seasons after the commit.
+STATEMENTS = {"postgresql": 5, "sqlite": 19}
 
 
 def enter(client: APIClient, table: Table, version: int, key: str, dealer: int) -> Any:
@@ -58,6 +64,40 @@ def test_an_entry_costs_a_fixed_number_of_statements(
     assert entry.after == entry.response["game"] and entry.via == "captain link table 1"
     assert sum(t.points for t in TournamentTotal.objects.all()) == 0
     assert sorted(t.games for t in TournamentTotal.objects.filter(games__gt=0)) == [3] * 4
+
+
+@pytest.mark.django_db
+def test_an_entry_requests_the_refresh_of_the_seasons_it_is_in_then(
+    alice: User, captain_api: APIClient, table: Table, django_capture_on_commit_callbacks: Any
+) -> None:
+    """The seasons a game's claim read (PostgreSQL; SQLite asks after the commit) are those
+    holding the tournament at that game: attached, detached, attached to another."""
+    tournament = table.series.tournament
+    first = season_of(alice, [tournament], name="Eins")
+    second = season_of(alice, [], name="Zwei")
+    dealer = iter(range(1, 5))
+
+    def refreshed(version: int) -> list[int]:
+        with mock.patch("seasons.tasks.refresh_season.delay") as delay:
+            with django_capture_on_commit_callbacks(execute=False) as callbacks:
+                response = enter(captain_api, table, version, f"g{version}", next(dealer))
+            assert response.status_code == 201, response.json()
+            with CaptureQueriesContext(connection) as after_commit:
+                for callback in callbacks:
+                    callback()
+        asked = [
+            q["sql"] for q in after_commit.captured_queries if "DISTINCT season_id" in q["sql"]
+        ]
+        assert len(asked) == (connection.vendor != "postgresql"), asked
+        return sorted(c.args[0] for c in delay.call_args_list)
+
+    assert refreshed(0) == [first.pk]
+    detach_tournament(first, tournament, actor=organizer(alice))
+    assert refreshed(1) == []
+    SeasonTournament.objects.create(season=second, tournament=tournament)
+    assert refreshed(2) == [second.pk]
+    season_of(alice, [tournament], name="Drei")
+    assert len(refreshed(3)) == 2
 
 
 def test_the_entry_statements_keep_their_conversion() -> None:
