@@ -40,7 +40,26 @@
     startPolls();
     return true;
   };
-  window.sheetPage = { swap };
+  // The page as the server has it now, in place of the main part (the outbox asks once it
+  // has handed its games over). "busy": no answer, or a 5xx (a busy server, a proxy's 502,
+  // an outage): the page stays as it is, ask again later. ``keep()`` says whether the swap
+  // may still happen when the answer is in (nothing typed meanwhile). An answer that is not
+  // the sheet (the link no longer valid) loads as a page.
+  const refresh = async (keep) => {
+    try {
+      const response = await send(window.location.pathname);
+      if (response.status >= 500) return "busy";
+      if (!response.ok) {
+        window.location.replace(window.location.pathname);
+        return "loaded";
+      }
+      const html = await response.text();
+      return keep() && swap(html) ? "swapped" : "kept";
+    } catch (_) {
+      return "busy";
+    }
+  };
+  window.sheetPage = { swap, refresh };
 
   // A game's form not taken by the outbox (a correction, or no IndexedDB): posted with the
   // page's script header, so the answer is the main part (a conflict, 409, too); a sheet
