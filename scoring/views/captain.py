@@ -46,6 +46,7 @@ from scoring.sheet_page import (
     seat_choices,
     seating_of,
 )
+from scoring.swap_parts import kept
 from tournaments.models import Series, Table
 from tournaments.permissions import is_organizer
 
@@ -200,10 +201,14 @@ class SheetView(View):
     ) -> HttpResponse:
         """The sheet's page; to the page's script (``wants_swap``) only its main part."""
         page = self.sheet_page(form, editing=editing, report=report)
+        template, context = "scoring/table_home.html", {"page": page}
         if wants_swap(self.request):
-            context = {"page": page, "flashes": messages.get_messages(self.request)}
-            return render(self.request, "scoring/sheet_swap.html", context, status=status)
-        return render(self.request, "scoring/table_home.html", {"page": page}, status=status)
+            template = "scoring/sheet_swap.html"
+            context["flashes"] = messages.get_messages(self.request)
+        response = render(self.request, template, context, status=status)
+        # The digests of the parts a later save's answer may leave out (scoring/swap_parts.py).
+        response.content = kept(response.content.decode())
+        return response
 
     def bound_form(self) -> GameForm | TranscriptionForm:
         """The form as posted. Its layout follows the seat that sat out on the page the

@@ -321,7 +321,9 @@
         headers: {
           Accept: "application/json",
           "X-Outbox-Pending": String(pendingCount()),
-          ...(page ? { "X-Outbox-Page": "main" } : {}),
+          ...(page && window.sheetPage
+            ? { "X-Outbox-Page": "main", "X-Sheet-Parts": window.sheetPage.parts() }
+            : {}),
         },
         signal: controller.signal,
       });
@@ -707,6 +709,8 @@
     fixing = null;
     dirty = false;
     freshKey();
+    // A form kept from the page shown before (scoring/swap_parts.py) has its old version.
+    if (newGameForm) newGameForm.querySelector("input[name=version]").value = String(data.sheet_version);
     if (newGameForm && games.length) {
       offerAllSeats();
       announce(nextNumber());
