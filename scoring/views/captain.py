@@ -6,6 +6,7 @@ submit/confirm steps. Every change goes through scoring.services; the views only
 
 from __future__ import annotations
 
+import functools
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -17,6 +18,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.views import View
 
@@ -24,6 +26,7 @@ from common.actors import ORGANIZER, Actor
 from common.parsing import whole_number
 from common.services import Refusal, ServiceError
 from rules.series import SeriesReport
+from scoring.captain_js import inline_script
 from scoring.doors import CAPTAIN
 from scoring.forms import GameForm, TranscriptionForm, form_field_for, form_field_for_transcription
 from scoring.messages import named_finding
@@ -80,6 +83,12 @@ class Flash:
 
     def __str__(self) -> str:
         return self.text
+
+
+@functools.cache
+def captain_script() -> SafeString:
+    """js/captain.js, carried inline by the captain page (templates/scoring/table_home.html)."""
+    return mark_safe(inline_script())
 
 
 def wants_swap(request: HttpRequest) -> bool:
@@ -205,6 +214,8 @@ class SheetView(View):
         if wants_swap(self.request):
             template = "scoring/sheet_swap.html"
             context["flashes"] = messages.get_messages(self.request)
+        elif not self.as_organizer:
+            context["inline_script"] = captain_script()
         response = render(self.request, template, context, status=status)
         # The digests of the parts a later save's answer may leave out (scoring/swap_parts.py).
         response.content = kept(response.content.decode())

@@ -206,6 +206,6 @@ def test_the_captain_page_previews_and_saves_by_its_own_script(
     html = client.get(url(table)).content.decode()
     preview = html.split('id="preview"')[1].split(">")[0]
     assert f'data-preview="{url(table, "vorschau/")}"' in preview
-    assert "htmx" not in html and "/js/captain.js" in html and "/css/captain.css" in html
+    assert "htmx.min.js" not in html and "<script nonce=" in html and "/css/captain.css" in html
     form = html.split('<form method="post" action="' + url(table, "spiel/"))[1].split(">")[0]
     assert "hx-" not in form
