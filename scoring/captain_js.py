@@ -23,8 +23,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import rjsmin
-
 ROOT = Path(__file__).resolve().parents[1]
 #: The captain page's scripts, in the order they run (outbox.js needs idb-keyval).
 SOURCES = (
@@ -59,6 +57,8 @@ QR_UNUSED = (
 
 def minified(source: str) -> str:
     """One script without its comments and needless blanks, ended by a semicolon."""
+    import rjsmin  # a development tool (requirements-dev.txt); the page reads the file only
+
     text: str = rjsmin.jsmin(source).strip()
     return text if text.endswith(";") else f"{text};"
 

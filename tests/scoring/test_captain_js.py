@@ -5,6 +5,7 @@ import gzip
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -103,3 +104,12 @@ def test_a_script_that_would_end_its_element_is_not_carried(tmp_path: Path) -> N
     (tmp_path / TARGET).write_text('const a = "</SCRIPT>";')
     with pytest.raises(ValueError, match="cannot stand inside"):
         inline_script(tmp_path)
+
+
+def test_the_page_reads_its_script_without_the_minifier() -> None:
+    """rjsmin is a development tool: a deployed app imports the module without it."""
+    code = (
+        "import sys; sys.modules['rjsmin'] = None\n"
+        "import scoring.captain_js as c; c.inline_script()"
+    )
+    subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True, timeout=60)
