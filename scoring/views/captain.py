@@ -210,7 +210,8 @@ class SheetView(View):
     ) -> HttpResponse:
         """The sheet's page; to the page's script (``wants_swap``) only its main part."""
         page = self.sheet_page(form, editing=editing, report=report)
-        template, context = "scoring/table_home.html", {"page": page}
+        template = "scoring/table_home.html"
+        context: dict[str, Any] = {"page": page}
         if wants_swap(self.request):
             template = "scoring/sheet_swap.html"
             context["flashes"] = messages.get_messages(self.request)
