@@ -373,7 +373,7 @@ CSRF_FAILURE_VIEW = "common.api.errors.csrf_failure"  # the error JSON under /ap
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": [csp.SELF],
-        "script-src": [csp.SELF],
+        "script-src": [csp.SELF, csp.NONCE],
         "style-src": [csp.SELF],
         "img-src": [csp.SELF, "data:"],
         "font-src": [csp.SELF],

@@ -3,7 +3,8 @@
 minified copy of the QR code library (fetched after the page, for the outbox's codes). One
 request instead of four, and a third fewer bytes: the sources' comments stay in the sources.
 Written by ``manage.py captain_js``; a test fails when a committed file differs from what
-this module makes of the sources. Pure: no Django import.
+this module makes of the sources. The captain page carries the script inside itself
+(``inline_script``, templates/scoring/table_home.html). Pure: no Django import.
 
 Of the QR code library only what the outbox calls is kept: ``qrcode(0, "M")``, ``addData``
 in byte mode, ``make``, ``getModuleCount`` and ``renderTo2dContext`` (the outbox draws the
@@ -21,8 +22,6 @@ expressions as they are) and ended with a semicolon, so no statement runs into t
 from __future__ import annotations
 
 from pathlib import Path
-
-import rjsmin
 
 ROOT = Path(__file__).resolve().parents[1]
 #: The captain page's scripts, in the order they run (outbox.js needs idb-keyval).
@@ -58,6 +57,8 @@ QR_UNUSED = (
 
 def minified(source: str) -> str:
     """One script without its comments and needless blanks, ended by a semicolon."""
+    import rjsmin  # a development tool (requirements-dev.txt); the page reads the file only
+
     text: str = rjsmin.jsmin(source).strip()
     return text if text.endswith(";") else f"{text};"
 
@@ -85,6 +86,15 @@ def without(source: str, parts: tuple[tuple[str, str], ...]) -> str:
 def qrcode_js(root: Path = ROOT) -> str:
     """The QR code library, without its unused parts, minified."""
     return QR_HEADER + minified(without((root / QR_SOURCE).read_text(), QR_UNUSED)) + "\n"
+
+
+def inline_script(root: Path = ROOT) -> str:
+    """The committed js/captain.js as the captain page carries it inline (read once per
+    process by the view); a text that would end the script element early is refused."""
+    text = (root / TARGET).read_text()
+    if "</script" in text.lower() or "<!--" in text:
+        raise ValueError(f"{TARGET} cannot stand inside a <script> element")
+    return text
 
 
 def write(root: Path = ROOT) -> list[Path]:

@@ -6,6 +6,7 @@ submit/confirm steps. Every change goes through scoring.services; the views only
 
 from __future__ import annotations
 
+import functools
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -17,6 +18,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.views import View
 
@@ -24,6 +26,7 @@ from common.actors import ORGANIZER, Actor
 from common.parsing import whole_number
 from common.services import Refusal, ServiceError
 from rules.series import SeriesReport
+from scoring.captain_js import inline_script
 from scoring.doors import CAPTAIN
 from scoring.forms import GameForm, TranscriptionForm, form_field_for, form_field_for_transcription
 from scoring.messages import named_finding
@@ -46,6 +49,7 @@ from scoring.sheet_page import (
     seat_choices,
     seating_of,
 )
+from scoring.swap_parts import kept
 from tournaments.models import Series, Table
 from tournaments.permissions import is_organizer
 
@@ -79,6 +83,12 @@ class Flash:
 
     def __str__(self) -> str:
         return self.text
+
+
+@functools.cache
+def captain_script() -> SafeString:
+    """js/captain.js, carried inline by the captain page (templates/scoring/table_home.html)."""
+    return mark_safe(inline_script())
 
 
 def wants_swap(request: HttpRequest) -> bool:
@@ -200,10 +210,17 @@ class SheetView(View):
     ) -> HttpResponse:
         """The sheet's page; to the page's script (``wants_swap``) only its main part."""
         page = self.sheet_page(form, editing=editing, report=report)
+        template = "scoring/table_home.html"
+        context: dict[str, Any] = {"page": page}
         if wants_swap(self.request):
-            context = {"page": page, "flashes": messages.get_messages(self.request)}
-            return render(self.request, "scoring/sheet_swap.html", context, status=status)
-        return render(self.request, "scoring/table_home.html", {"page": page}, status=status)
+            template = "scoring/sheet_swap.html"
+            context["flashes"] = messages.get_messages(self.request)
+        elif not self.as_organizer:
+            context["inline_script"] = captain_script()
+        response = render(self.request, template, context, status=status)
+        # The digests of the parts a later save's answer may leave out (scoring/swap_parts.py).
+        response.content = kept(response.content.decode())
+        return response
 
     def bound_form(self) -> GameForm | TranscriptionForm:
         """The form as posted. Its layout follows the seat that sat out on the page the

@@ -24,6 +24,7 @@ from scoring.services import GameEntered
 from scoring.services.contact import record_contact
 from scoring.services.outbox import sheet_position, sync_game
 from scoring.sheet_page import SheetRow
+from scoring.swap_parts import kept, shown_parts
 from scoring.totals import seat_points
 from scoring.views.captain import (
     CaptainDoor,
@@ -42,6 +43,9 @@ DEVICE_HEADER = re.compile(r"[\x21-\x7e]{1,64}")
 #: ``X-Outbox-Page: main``: the phone (online, nothing waiting) wants the sheet page's main
 #: part in the answer (``page_html``), so that a save needs no second request.
 PAGE_HEADER = "X-Outbox-Page"
+#: ``X-Sheet-Parts: <digest>,…``: the parts of the page the phone keeps a copy of, left out of
+#: ``page_html`` when they come back unchanged (scoring/swap_parts.py).
+PARTS_HEADER = "X-Sheet-Parts"
 #: Nothing the game form sends comes near this; more is not a game.
 MAX_FIELDS = 80
 
@@ -179,7 +183,8 @@ class CaptainOutboxView(CaptainDoor, SheetView):
         flash = Flash(DEFAULT_TAGS[level], text)
         page = self.sheet_page(report=entered.report)
         context = {"page": page, "flashes": [flash]}
-        return render_to_string("scoring/sheet_swap.html", context, request=self.request)
+        html = render_to_string("scoring/sheet_swap.html", context, request=self.request)
+        return kept(html, shown_parts(self.request.headers.get(PARTS_HEADER, "")))
 
     def refused(self, form: Any) -> JsonResponse:
         errors = {

@@ -14,13 +14,12 @@ from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.views import View
 
-#: The static files the captain page loads (templates/scoring/table_home.html: its stylesheet
-#: and js/captain.js, and after it what the outbox loads: the QR library, js-sha256 where
-#: there is no crypto.subtle).
+#: The static files the captain page loads (templates/scoring/table_home.html: its stylesheet;
+#: its script is inside the page, which the worker keeps in its pages' cache; and after it what
+#: the outbox loads: the QR library, js-sha256 where there is no crypto.subtle).
 CAPTAIN_STATIC = (
     "css/captain.css",
     "favicon.svg",
-    "js/captain.js",
     "vendor/qrcode-generator/qrcode.min.js",
     "vendor/js-sha256/sha256.min.js",
 )

@@ -321,7 +321,9 @@
         headers: {
           Accept: "application/json",
           "X-Outbox-Pending": String(pendingCount()),
-          ...(page ? { "X-Outbox-Page": "main" } : {}),
+          ...(page && window.sheetPage
+            ? { "X-Outbox-Page": "main", "X-Sheet-Parts": window.sheetPage.parts() }
+            : {}),
         },
         signal: controller.signal,
       });
@@ -408,9 +410,23 @@
       render();
       // All sent while nobody was typing: show the page as the server has it now (dealer,
       // compulsory solos, the next game).
-      if (before > 0 && pendingCount() === 0 && !dirty && navigator.onLine) {
-        window.location.replace(window.location.pathname);
+      if (before > 0 && pendingCount() === 0 && !dirty && navigator.onLine) showServerPage();
+    }
+  };
+  // Swapped in, never navigated to: a phone without a service worker that reloaded into a
+  // busy server (a 5xx, a proxy's 502) showed the error page instead of its sheet. Busy: the
+  // page stays and asks again after 2, 4, 8 … 60 s, until something is typed into the form.
+  let refreshing = false;
+  const showServerPage = async () => {
+    if (refreshing || !window.sheetPage) return;
+    refreshing = true;
+    try {
+      for (let wait = 2000; !dirty; wait = Math.min(2 * wait, 60000)) {
+        if ((await window.sheetPage.refresh(() => !dirty)) !== "busy") return;
+        await new Promise((resolve) => setTimeout(resolve, wait));
       }
+    } finally {
+      refreshing = false;
     }
   };
 
@@ -693,6 +709,8 @@
     fixing = null;
     dirty = false;
     freshKey();
+    // A form kept from the page shown before (scoring/swap_parts.py) has its old version.
+    if (newGameForm) newGameForm.querySelector("input[name=version]").value = String(data.sheet_version);
     if (newGameForm && games.length) {
       offerAllSeats();
       announce(nextNumber());

@@ -25,22 +25,61 @@
   // --- the page's main part, swapped after a save -------------------------------------------
   // sheet_swap.html: a <title>, the flashes, the sheet. Listeners (the outbox, app.js's
   // steppers) hear "sheet:swapped" on <main>.
+  // A copy of each part marked data-keep (the blank form, the outbox's section) as it was
+  // shown, before anything was typed: an answer may bring <template data-kept="digest"> in
+  // its place (scoring/swap_parts.py), and parts() names them for the server.
+  let shown = new Map();
+  const keepCopies = () => {
+    shown = new Map();
+    document.querySelectorAll("main [data-keep]").forEach((part) => {
+      if (!part.dataset.keep) return;
+      const copy = part.cloneNode(true);
+      // This script is loaded async: a captain may have typed already; the copy is blank.
+      if (copy instanceof HTMLFormElement) copy.reset();
+      shown.set(part.dataset.keep, copy);
+    });
+  };
+  const parts = () => [...shown.keys()].join(",");
   const swap = (html) => {
     const main = document.querySelector("main");
-    if (!main) return false;
+    const wanted = [...html.matchAll(/<template data-kept="([0-9a-f]+)">/g)].map((m) => m[1]);
+    if (!main || !wanted.every((code) => shown.has(code))) return false;
     clearTimeout(waiting); // a preview of the form that is gone
     main.innerHTML = html;
+    main.querySelectorAll("template[data-kept]").forEach((place) => {
+      place.replaceWith(shown.get(place.dataset.kept).cloneNode(true));
+    });
     const title = main.querySelector("title");
     if (title) {
       document.title = title.textContent;
       title.remove();
     }
+    keepCopies(); // as the server sent them, before the listeners change them
     window.scrollTo(0, 0);
     main.dispatchEvent(new CustomEvent("sheet:swapped", { bubbles: true }));
     startPolls();
     return true;
   };
-  window.sheetPage = { swap };
+  // The page as the server has it now, in place of the main part (the outbox asks once it
+  // has handed its games over). "busy": no answer, or a 5xx (a busy server, a proxy's 502,
+  // an outage): the page stays as it is, ask again later. ``keep()`` says whether the swap
+  // may still happen when the answer is in (nothing typed meanwhile). An answer that is not
+  // the sheet (the link no longer valid) loads as a page.
+  const refresh = async (keep) => {
+    try {
+      const response = await send(window.location.pathname);
+      if (response.status >= 500) return "busy";
+      if (!response.ok) {
+        window.location.replace(window.location.pathname);
+        return "loaded";
+      }
+      const html = await response.text();
+      return keep() && swap(html) ? "swapped" : "kept";
+    } catch (_) {
+      return "busy";
+    }
+  };
+  window.sheetPage = { swap, refresh, parts };
 
   // A game's form not taken by the outbox (a correction, or no IndexedDB): posted with the
   // page's script header, so the answer is the main part (a conflict, 409, too); a sheet
@@ -144,7 +183,11 @@
     }, seconds * 1000);
   };
   const startPolls = () => document.querySelectorAll("[data-poll]").forEach(poll);
+  const start = () => {
+    keepCopies();
+    startPolls();
+  };
   // Loaded async: the document may still be parsing.
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", startPolls);
-  else startPolls();
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
 })();

@@ -173,6 +173,77 @@ def test_a_save_whose_answer_is_lost_is_stored_once(live_server: Any, context: A
     assert stored(table) == [(1, [1, 3], 130)]
 
 
+PAGE = re.compile(r"/tisch/[^/]+/$")
+
+
+def test_a_busy_server_after_the_handover_leaves_the_page_as_it_is(
+    live_server: Any, context: Any
+) -> None:
+    """Once the outbox has handed its games over the page shows the sheet as the server has
+    it. Without a service worker it used to load itself again, and a server answering 503
+    then (busy, an outage) replaced the sheet with the error page: now the page asks first
+    and stays as it is until an answer comes; then the server's sheet is swapped in."""
+    table = running_table(make_tournament(slug="busy"))
+    page = open_ready(context, link(live_server, table), worker=False, no_worker=True)
+    busy: list[str] = []
+    navigated: list[str] = []
+    page.on("framenavigated", lambda frame: navigated.append(frame.url))
+
+    def busy_twice(route: Any) -> None:
+        if len(busy) < 2:
+            busy.append(route.request.url)
+            route.fulfill(status=503, content_type="text/plain", body="Service Unavailable")
+        else:
+            route.continue_()
+
+    context.set_offline(True)
+    type_game(page, [1, 3], 130)
+    expect(pending(page)).to_have_count(1)
+    expect(page.locator(".next-box .next-line")).to_contain_text("Geber wird beim Senden")
+    page.route(PAGE, busy_twice)
+    context.set_offline(False)
+    wait_empty(page)
+    # The server's page: the next game's dealer by name, the game saved in the sheet.
+    line = page.locator(".next-box .next-line")
+    expect(line).not_to_contain_text("Geber wird beim Senden")
+    expect(line).to_contain_text("Spiel 2")
+    expect(line).to_contain_text("Geber:")
+    assert len(busy) == 2
+    assert navigated == []  # never left the page, never showed the 503
+    expect(page.locator("#sheet-rows tr[data-number='1']")).to_have_count(1)
+    expect(page.locator("body")).not_to_contain_text("Service Unavailable")
+    expect(page.locator("body[data-outbox-ready='1']")).to_have_count(1)
+    assert stored(table) == [(1, [1, 3], 130)]
+
+
+def test_what_is_typed_while_the_server_is_busy_stays(live_server: Any, context: Any) -> None:
+    """The page is not swapped once the captain has typed into the form: the answer that
+    comes after the busy one finds the next game half typed and leaves it so."""
+    table = running_table(make_tournament(slug="typing"))
+    page = open_ready(context, link(live_server, table), worker=False, no_worker=True)
+    held: list[Any] = []
+
+    def hold(route: Any) -> None:  # the answer waits for the test
+        held.append(route)
+
+    page.route(PAGE, hold)
+    context.set_offline(True)
+    type_game(page, [1, 3], 130)
+    expect(pending(page)).to_have_count(1)
+    with page.expect_request(PAGE):
+        context.set_offline(False)
+    wait_empty(page)
+    page.locator("fieldset.when-normal label:has(input[value='2'])").click()
+    page.fill("#id_re_points", "140")
+    held[0].fulfill(response=held[0].fetch())  # the server's sheet, after the typing
+    page.unroute(PAGE)
+    page.locator("fieldset.when-normal label:has(input[value='4'])").click()
+    expect(page.locator("#id_re_points")).to_have_value("140")
+    page.locator("form.game-form button.save").click()
+    expect(page.locator("#sheet-rows tr[data-number='2']")).to_have_count(1)
+    assert stored(table) == [(1, [1, 3], 130), (2, [2, 4], 140)]
+
+
 def test_two_tabs_send_each_game_once(live_server: Any, context: Any) -> None:
     table = running_table(make_tournament(slug="tabs"))
     first = open_ready(context, link(live_server, table), worker=False)

@@ -78,12 +78,21 @@ def test_a_save_on_a_phone_shows_the_game_without_loading_the_page(
     shot(phone, "sheet-390-loaded")
     phone.evaluate("window.sameDocument = true")  # gone if the page loads again
     seen = requests_of(phone)
+    checked = phone.locator("form.game-form input:checked").count()
 
-    type_game(phone, [2, 4], 140)
+    with phone.expect_response("**/ausgang/") as answered:
+        type_game(phone, [2, 4], 140)
+    # The blank form and the outbox's section stayed on the phone (scoring/swap_parts.py):
+    # the answer names them, the page shows its copies as they were first shown.
+    assert answered.value.json()["page_html"].count("<template data-kept=") == 2
     expect(saved_row(phone, 2)).to_be_visible()
     expect(phone.locator(".flash-success")).to_contain_text("Spiel 2 gespeichert")
     expect(phone.locator(".next-box .next-line strong").first).to_have_text("Spiel 3")
     expect(phone.locator("#id_re_points")).to_have_value("")  # the next game's blank form
+    expect(phone.locator("form.game-form input:checked")).to_have_count(checked)
+    expect(phone.locator("form.game-form input[name=version]")).to_have_value("2")
+    expect(phone.locator("#outbox")).to_have_count(1)
+    expect(phone.locator("template")).to_have_count(0)
     shot(phone, "sheet-390-saved")
     saves = [s for s in seen if s[0] == "POST" and not s[1].endswith("vorschau/")]
     assert saves == [("POST", f"tisch/{table.captain_token}/ausgang/", False)]

@@ -149,6 +149,54 @@ def test_the_outbox_gets_the_page_in_its_answer_when_it_asks(
     assert main_part(html) == main_part(client.get(url(table)).content.decode())
 
 
+def test_the_outbox_answer_leaves_out_the_parts_the_phone_shows(
+    client: Client, table: Table
+) -> None:
+    """The next game's blank form and the outbox's section come back as the page showed
+    them: the phone names their digests and keeps its copies (scoring/swap_parts.py)."""
+    shown = client.get(url(table)).content.decode()
+    digests = re.findall(r'data-keep="([0-9a-f]{12})"', shown)
+    assert len(digests) == 2  # the form and the outbox's section
+    sync = url(table, "ausgang/")
+    asked = client.post(
+        sync,
+        form(number="1"),
+        HTTP_X_OUTBOX_PAGE="main",
+        HTTP_X_SHEET_PARTS=",".join(digests),
+    )
+    html = asked.json()["page_html"]
+    assert asked.status_code == 201
+    assert re.findall(r'<template data-kept="([0-9a-f]{12})"></template>', html) == digests
+    assert "game-form" not in html and 'id="outbox"' not in html
+    assert '<tr data-number="1"' in html and "Spiel 2" in html and 'id="sheet-data"' in html
+    whole = client.get(url(table)).content.decode()
+    for code in digests:  # the page as loaded now has the same parts
+        assert f'data-keep="{code}"' in whole
+    fresh = client.post(
+        sync,
+        form(number="2", version="1", idempotency_key="key-0002"),
+        HTTP_X_OUTBOX_PAGE="main",
+    )
+    assert "game-form" in fresh.json()["page_html"]  # nothing named: everything comes
+
+
+def test_a_five_player_tables_next_form_comes_whole(client: Client, db: None) -> None:
+    """The seat that sits out moves with the dealer: the next game's form has other seats."""
+    five = running_table(make_tournament(slug="five"), size=5)
+    shown = client.get(url(five)).content.decode()
+    digests = re.findall(r'data-keep="([0-9a-f]{12})"', shown)
+    asked = client.post(
+        url(five, "ausgang/"),
+        form(number="1", sitting_out="1", re_players=["2", "3"]),
+        HTTP_X_OUTBOX_PAGE="main",
+        HTTP_X_SHEET_PARTS=",".join(digests),
+    )
+    html = asked.json()["page_html"]
+    assert asked.status_code == 201
+    assert 'class="game-form"' in html and 'name="sitting_out" value="2"' in html
+    assert 'id="outbox"' not in html  # the outbox's section is the same
+
+
 def test_the_captain_page_previews_and_saves_by_its_own_script(
     client: Client, table: Table
 ) -> None:
@@ -158,6 +206,6 @@ def test_the_captain_page_previews_and_saves_by_its_own_script(
     html = client.get(url(table)).content.decode()
     preview = html.split('id="preview"')[1].split(">")[0]
     assert f'data-preview="{url(table, "vorschau/")}"' in preview
-    assert "htmx" not in html and "/js/captain.js" in html and "/css/captain.css" in html
+    assert "htmx.min.js" not in html and "<script nonce=" in html and "/css/captain.css" in html
     form = html.split('<form method="post" action="' + url(table, "spiel/"))[1].split(">")[0]
     assert "hx-" not in form
