@@ -281,6 +281,15 @@ def _forget_pieces(work: Path) -> None:
     shutil.rmtree(work / "media" / "documents" / "pieces", ignore_errors=True)
 
 
+def _pack_size(language: str) -> int:
+    """Bytes of the last print pack made in ``language`` (the one the click linked to)."""
+    from documents.models import GeneratedDocument
+
+    document = GeneratedDocument.objects.filter(status="done", language=language).latest("pk")
+    size: int = document.file.size
+    return size
+
+
 def small(args: argparse.Namespace) -> None:
     """Click to link for the small print pack: new worker, other language, warm; each after
     a swap that rendered it ahead, and on a warm worker without one (rendered at the click,
@@ -317,6 +326,7 @@ def small(args: argparse.Namespace) -> None:
     floor = min(floors[1:])
     app.control.purge()
     rows = []
+    sizes: list[int] = []
     turn = 0
     log = (work / "worker.log").open("w")
     try:
@@ -368,6 +378,7 @@ def small(args: argparse.Namespace) -> None:
                     elapsed, polls = _click_to_link(client, url, language)
                     if how == "1s":
                         _settle(before)
+                    sizes.append(_pack_size(language))
                     rows.append((run, name, elapsed, polls, ready, load, ahead, cpu))
             finally:
                 worker.terminate()
@@ -391,6 +402,9 @@ def small(args: argparse.Namespace) -> None:
         median = times[len(times) // 2]
         print(f"{name:<20} median {median:.2f} s = {median / floor:.2f}x the floor, "
               f"range {times[0]:.2f}-{times[-1]:.2f} s (target <= 1.5 s)")  # fmt: skip
+    sizes.sort()
+    print(f"pack size: median {sizes[len(sizes) // 2] / 1024:.0f} KB, range "
+          f"{sizes[0] / 1024:.0f}-{sizes[-1] / 1024:.0f} KB")  # fmt: skip
     aheads = sorted(r[6] for r in rows if r[6] is not None)
     cpus = sorted(r[7] for r in rows if r[7] is not None)
     if aheads:

@@ -319,6 +319,10 @@ DOCUMENT_STALL_SECONDS = env_int(
 # so the organizer's click finds it ready (documents.services.prepare_print_pack). On by
 # default with a broker; without one it would render inside the request that drew.
 DOCUMENT_PRERENDER = env_bool("DOCUMENT_PRERENDER", CELERY_BROKER_URL is not None)
+# The processes the Celery worker renders documents with (its --concurrency, 2 in
+# deploy/systemd/doko-worker.service): a document's missing pages are split into at least
+# this many parts, so a small one keeps every process busy instead of one.
+DOCUMENT_WORKER_PROCESSES = env_int("DOCUMENT_WORKER_PROCESSES", 2, minimum=1, maximum=64)
 ARCHIVE_IMPORT_TIME_LIMIT = env_int("ARCHIVE_IMPORT_TIME_LIMIT", 540, minimum=60, maximum=3000)
 ARCHIVE_IMPORT_STALL_SECONDS = ARCHIVE_IMPORT_TIME_LIMIT + 30
 CELERY_BROKER_TRANSPORT_OPTIONS = {

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import logging
+import math
 import os
 
 from django.conf import settings
@@ -47,7 +48,7 @@ Status = GeneratedDocument.Status
 Failure = GeneratedDocument.Failure
 UNFINISHED = (Status.QUEUED, Status.RUNNING)
 
-PART_PAGES = 40  # pages rendered per task; parts are rendered in parallel by the workers
+PART_PAGES = 40  # pages rendered per task at most; parts are rendered in parallel by the workers
 #: A print pack of at most this many tables is rendered ahead in every language (about a
 #: second of a worker's time each); a larger one only in the language of the change.
 AHEAD_IN_EVERY_LANGUAGE_TABLES = 40
@@ -315,6 +316,17 @@ def _running(document_id: int) -> GeneratedDocument | None:
     )
 
 
+def part_size(pages: int) -> int:
+    """Pages per part of a document of ``pages`` pages: at most PART_PAGES, and a small
+    document in as many parts as the worker has processes (DOCUMENT_WORKER_PROCESSES), so
+    all of them render it at once."""
+    return max(1, min(PART_PAGES, math.ceil(pages / settings.DOCUMENT_WORKER_PROCESSES)))
+
+
+def _runs(pages: list[Page]) -> list[list[int]]:
+    return part_runs(pages, part_size(len(pages)))
+
+
 def start(document_id: int) -> int | None:
     """Mark the queued document running and return how many parts it is rendered in; None
     if it is not queued any more (a redelivered task, or it failed meanwhile), so a
@@ -333,7 +345,7 @@ def start(document_id: int) -> int | None:
     )
     if not claimed:
         return None
-    return len(part_runs(pages, PART_PAGES))
+    return len(_runs(pages))
 
 
 def render_layers(document_id: int) -> str:
@@ -361,7 +373,7 @@ def render_part(document_id: int, index: int) -> str:
     if document is None:
         return ""
     pages = _pages_for(document)
-    run = part_runs(pages, PART_PAGES)[index]
+    run = _runs(pages)[index]
     name = _store(_part_name(document_id, index), _render_run(document, pages, run))
     GeneratedDocument.objects.filter(pk=document_id).update(
         pages_done=Least(F("pages_done") + len(run), F("pages_total")),
@@ -395,7 +407,7 @@ def assemble(document_id: int) -> GeneratedDocument | None:
         remove_parts(document_id)
         return None
     pages = _pages_for(document)
-    runs = part_runs(pages, PART_PAGES)
+    runs = _runs(pages)
     parts = [_read(_part_name(document_id, index)) for index in range(len(runs))]
     layers = static_layers(pages)
     if layers:

@@ -15,7 +15,12 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
 
 from documents.models import GeneratedDocument
-from documents.pipeline import current_document, document_language, fail_if_stalled
+from documents.pipeline import (
+    current_document,
+    document_language,
+    fail_if_stalled,
+    other_languages_ahead,
+)
 from documents.tasks import generate_document, prepare_print_pack_task
 from tournaments.models import Series, Tournament
 
@@ -58,11 +63,15 @@ def request_document(
 
 def render_ahead(sender: Any, series_id: int, **kwargs: Any) -> None:
     """Receiver of ``tournaments.signals.print_pack_changed``: queue the pack's rendering
-    ahead in the language of whoever changed it. Without a broker (DOCUMENT_PRERENDER off)
-    it would render inside their request; with the broker down the click renders it."""
+    ahead in the language of whoever changed it, then (a small pack) in each other one,
+    each a task of its own: a worker of two processes renders both at once, one process the
+    language of the change first. Without a broker (DOCUMENT_PRERENDER off) it would render
+    inside their request; with the broker down the click renders it."""
     if not settings.DOCUMENT_PRERENDER:
         return
+    language = document_language()
     try:
-        prepare_print_pack_task.delay(series_id, document_language())
+        for code in [language, *other_languages_ahead(series_id, language)]:
+            prepare_print_pack_task.delay(series_id, code, [])
     except Exception as exc:  # the broker is down: the change stands, the click renders
         logger.warning("print pack of series %s not queued ahead: %s", series_id, exc)

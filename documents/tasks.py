@@ -113,9 +113,10 @@ def prepare_print_pack_task(
 ) -> list[int]:
     """Render a drawn series' print pack ahead of the click (``pipeline.print_packs_ahead``)
     in ``language``, here, and then in the other languages (``then``; None: every other
-    one of a small pack), each asked for once the one before is made: the organizer's
-    language comes first, and a lost task leaves no pack queued that nobody makes (a
-    click asks for its own). The ids of the documents it made."""
+    one of a small pack), each asked for once the one before is made, so a lost task
+    leaves no pack queued that nobody makes (a click asks for its own). A change queues
+    one task per language with ``then`` empty (``services.render_ahead``), so the worker's
+    processes render them at once. The ids of the documents it made."""
     if then is None:
         then = pipeline.other_languages_ahead(series_id, language)
     documents = pipeline.print_packs_ahead(series_id, language, others=False)

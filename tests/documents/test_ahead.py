@@ -222,6 +222,20 @@ def test_the_language_of_the_change_is_made_first(
     _swap(world, django_capture_on_commit_callbacks, language="en")
     packs = _packs()
     assert packs["en"].status == packs["de"].status == "done"
-    # the other language is asked for only once the first is made
+    # queued after it: run eagerly (or by one worker process), asked for once it is made
     assert packs["en"].finished_at is not None and packs["en"].pk < packs["de"].pk
     assert packs["en"].finished_at <= packs["de"].created_at
+
+
+def test_a_change_queues_every_language_at_once(
+    ahead: None,
+    world: World,
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """One task per language, the change's first: a worker of two processes renders both
+    at the same time instead of one after the other."""
+    queued: list[tuple[object, ...]] = []
+    monkeypatch.setattr(tasks.prepare_print_pack_task, "delay", lambda *a: queued.append(a))
+    _swap(world, django_capture_on_commit_callbacks, language="en")
+    assert queued == [(world.series.pk, "en", []), (world.series.pk, "de", [])]

@@ -10,8 +10,9 @@ from collections import Counter
 
 import pikepdf
 import pytest
+from pytest_django.fixtures import Settings
 
-from documents import pieces, render, services
+from documents import pieces, pipeline, render, services
 from documents.data import SeriesInfo
 from documents.layout import (
     STATIC,
@@ -156,3 +157,18 @@ def test_join_without_layers_keeps_the_order() -> None:
     joined = render.join_pdfs([two, one], order=[(1, 0), (0, 0)])
     with pikepdf.open(io.BytesIO(joined)) as parsed:
         assert len(parsed.pages) == 2
+
+
+@pytest.mark.parametrize(("processes", "pages", "size"), [(2, 24, 12), (2, 200, 40), (1, 24, 24)])
+def test_a_small_document_is_split_for_every_process(
+    settings: Settings, processes: int, pages: int, size: int
+) -> None:
+    settings.DOCUMENT_WORKER_PROCESSES = processes
+    assert pipeline.part_size(pages) == size
+
+
+def test_a_small_pack_is_rendered_in_more_than_one_part(settings: Settings) -> None:
+    settings.DOCUMENT_WORKER_PROCESSES = 2
+    pages = print_pack_pages(_series(11))
+    runs = part_runs(pages, pipeline.part_size(len(pages)))
+    assert len(runs) >= 2 and max(len(run) for run in runs) <= len(pages) / 2
