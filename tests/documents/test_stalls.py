@@ -25,6 +25,8 @@ STALL = 300
 @pytest.fixture(autouse=True)
 def _stall_time(settings) -> None:
     settings.DOCUMENT_STALL_SECONDS = STALL
+    # One worker process: the pack in its two parts, whatever the deploy's count.
+    settings.DOCUMENT_WORKER_PROCESSES = 1
     # A C extension imported while time is frozen (psycopg's, through the URLconf) refuses
     # freezegun's date class: import everything the URLs need first.
     assert get_resolver().url_patterns
