@@ -41,3 +41,11 @@ def pdf_pages(pdf: bytes, tmp_path: Path) -> int:
 def stored_pdf(document) -> bytes:
     with document.file.open("rb") as handle:
         return handle.read()
+
+
+def pdf_pngs(pdf: bytes, folder: Path) -> list[bytes]:
+    """Each page of the PDF as PNG bytes at 50 dpi (``folder`` is made for the files)."""
+    folder.mkdir()
+    (folder / "in.pdf").write_bytes(pdf)
+    subprocess.run([_tool("pdftoppm"), "-r", "50", "-png", "in.pdf", "p"], cwd=folder, check=True)
+    return [path.read_bytes() for path in sorted(folder.glob("p-*.png"))]

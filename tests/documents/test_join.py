@@ -5,32 +5,19 @@ from __future__ import annotations
 
 import dataclasses
 import io
-import shutil
-import subprocess
 from pathlib import Path
 
 import pikepdf
-import pytest
 
 from documents import render
 from documents.layout import print_pack_pages
-from tests.documents.pdftools import pdf_text
+from tests.documents.pdftools import pdf_pngs, pdf_text
 from tests.documents.test_layout import _series
 
 
 def _streams(pdf: bytes) -> list[bytes]:
     with pikepdf.open(io.BytesIO(pdf)) as parsed:
         return [obj.read_raw_bytes() for obj in parsed.objects if isinstance(obj, pikepdf.Stream)]
-
-
-def _pngs(pdf: bytes, folder: Path) -> list[bytes]:
-    tool = shutil.which("pdftoppm")
-    if tool is None:
-        pytest.skip("pdftoppm (poppler-utils) is not installed")
-    folder.mkdir()
-    (folder / "in.pdf").write_bytes(pdf)
-    subprocess.run([tool, "-r", "50", "-png", "in.pdf", "p"], cwd=folder, check=True)
-    return [path.read_bytes() for path in sorted(folder.glob("p-*.png"))]
 
 
 def test_the_join_keeps_one_copy_of_what_pieces_share(tmp_path: Path) -> None:
@@ -45,8 +32,8 @@ def test_the_join_keeps_one_copy_of_what_pieces_share(tmp_path: Path) -> None:
     assert len(joined) < 1.3 * len(piece)
     with pikepdf.open(io.BytesIO(joined)) as parsed:
         assert len(parsed.pages) == 4
-    pngs = _pngs(joined, tmp_path / "joined")
-    assert pngs[:2] == pngs[2:] == _pngs(piece, tmp_path / "piece")
+    pngs = pdf_pngs(joined, tmp_path / "joined")
+    assert pngs[:2] == pngs[2:] == pdf_pngs(piece, tmp_path / "piece")
 
 
 def test_names_in_any_script_print_after_the_join(tmp_path: Path) -> None:
@@ -72,5 +59,5 @@ def test_names_in_any_script_print_after_the_join(tmp_path: Path) -> None:
     text = pdf_text(joined, tmp_path)
     for first, last in names:
         assert first in text and last in text
-    pngs = _pngs(joined, tmp_path / "joined")
-    assert pngs == [_pngs(part, tmp_path / f"part{k}")[0] for k, part in enumerate(parts)]
+    pngs = pdf_pngs(joined, tmp_path / "joined")
+    assert pngs == [pdf_pngs(part, tmp_path / f"part{k}")[0] for k, part in enumerate(parts)]

@@ -3,8 +3,6 @@ own rules; the pages are the ones a single inline stylesheet made."""
 
 from __future__ import annotations
 
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -13,17 +11,8 @@ from weasyprint import HTML
 
 from documents import render
 from documents.layout import print_pack_pages, static_layers
+from tests.documents.pdftools import pdf_pngs
 from tests.documents.test_layout import _series
-
-
-def _pngs(pdf: bytes, folder: Path) -> list[bytes]:
-    tool = shutil.which("pdftoppm")
-    if tool is None:
-        pytest.skip("pdftoppm (poppler-utils) is not installed")
-    folder.mkdir()
-    (folder / "in.pdf").write_bytes(pdf)
-    subprocess.run([tool, "-r", "50", "-png", "in.pdf", "p"], cwd=folder, check=True)
-    return [path.read_bytes() for path in sorted(folder.glob("p-*.png"))]
 
 
 def _inline(markup: render.Markup) -> bytes:
@@ -41,5 +30,5 @@ def test_the_stylesheet_parsed_once_draws_the_same_pages(kind: str, tmp_path: Pa
     once = render.render_pdf(run, "de")
     inline = _inline(render.render_markup(run, "de"))
     assert render.print_stylesheet() is render.print_stylesheet()
-    drawn = _pngs(once, tmp_path / "once")
-    assert len(drawn) == len(run) and drawn == _pngs(inline, tmp_path / "inline")
+    drawn = pdf_pngs(once, tmp_path / "once")
+    assert len(drawn) == len(run) and drawn == pdf_pngs(inline, tmp_path / "inline")
