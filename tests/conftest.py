@@ -43,6 +43,7 @@ from hypothesis import HealthCheck
 from hypothesis import settings as hypothesis_settings
 from rest_framework.test import APIClient
 
+from tests.browser.contexts import close_context
 from tests.factories import (
     World,
     api_client,
@@ -165,7 +166,7 @@ def _browser_contexts_closed(request: pytest.FixtureRequest) -> Iterator[None]:
     browser = request.getfixturevalue("browser") if "browser" in request.fixturenames else None
     yield
     for context in list(getattr(browser, "contexts", ())):  # Playwright's, not a Client
-        context.close()
+        close_context(context)
 
 
 @pytest.fixture(autouse=True)

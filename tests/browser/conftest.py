@@ -9,6 +9,8 @@ from typing import Any
 
 import pytest
 
+from tests.browser.contexts import close_context
+
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 
 
@@ -44,4 +46,4 @@ def phone(browser: Any) -> Iterator[Any]:
     page = context.new_page()
     page.set_default_timeout(15_000)
     yield page
-    context.close()
+    close_context(context)

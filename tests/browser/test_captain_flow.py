@@ -9,6 +9,7 @@ from common.actors import Actor
 from scoring.doors import CAPTAIN
 from scoring.models import Game, ScoreSheet
 from scoring.services.entry import current_sheet, save_game, sheet_state
+from tests.browser.contexts import close_context
 from tests.factories import RE_WINS as NORMAL
 from tests.factories import make_tournament, running_table
 from tournaments.models import Table
@@ -131,7 +132,7 @@ def test_captain_enters_games_submits_and_another_player_confirms(
     other.locator("section.sheet-step select[name=seat]").select_option("2")
     other.get_by_role("button", name="Bestätigen").click()
     expect(other.locator(".next-box")).to_contain_text("Die Liste ist bestätigt. Danke!")
-    context.close()
+    close_context(context)
     assert ScoreSheet.objects.get(table=table).status == "confirmed"
 
 
@@ -143,7 +144,7 @@ def english_phone(browser):
     )
     page = patient(context.new_page())
     yield page
-    context.close()
+    close_context(context)
 
 
 def test_extras_and_penalties_by_steppers(live_server, english_phone) -> None:
@@ -207,4 +208,4 @@ def test_without_javascript_the_boxes_remain(live_server, browser) -> None:
     page.goto(f"{live_server.url}/tisch/{table.captain_token}/")
     assert page.locator(".stepper").count() == 0
     assert page.locator("input[name=re_fuchs][type=number]").count() == 1
-    context.close()
+    close_context(context)

@@ -19,6 +19,7 @@ from cashbox.models import Booking
 from cashbox.services import BookingData, book, reverse_booking
 from clubs.models import Club, Membership
 from common.actors import ORGANIZER, Actor
+from tests.browser.contexts import close_context
 from tests.browser.phone import signed_in_phone, submit
 from tests.browser.test_every_page import (
     CHECKS_JS,
@@ -108,7 +109,7 @@ def test_the_cash_box_fits_a_phone(
     submit(page, ".settlement-form button[type=submit]")
     assert page.locator(".transfers li").count() == 3
     checked("settlement")
-    context.close()
+    close_context(context)
     refused = "the server responded with a status of 400"  # the refused booking, on purpose
     problems += [f"console: {line[:150]}" for line in console if refused not in line]
     assert not problems, "\n".join(problems)

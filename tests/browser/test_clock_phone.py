@@ -21,6 +21,7 @@ from django.test import Client
 from django.utils import timezone
 
 from scoring.models import Extension, Pause
+from tests.browser.contexts import close_context
 from tests.browser.test_every_page import (
     CHECKS_JS,
     HEIGHT,
@@ -85,7 +86,7 @@ def context(browser: Any, live_server: Any) -> Iterator[Any]:
     opened: list[Any] = []
     yield new
     for ctx in opened:
-        ctx.close()
+        close_context(ctx)
 
 
 def visit(page: Any, base: str, path: str, language: str, wait_for: str = "") -> list[str]:

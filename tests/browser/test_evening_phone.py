@@ -19,6 +19,7 @@ from clubs.models import Club, Membership
 from common.actors import ORGANIZER, Actor
 from evenings import services
 from evenings.models import Evening, EveningGame
+from tests.browser.contexts import close_context
 from tests.browser.phone import submit
 from tests.browser.test_every_page import HEIGHT, WIDTH, Visit, check_page
 from tests.factories import make_user
@@ -136,5 +137,5 @@ def test_an_evening_of_six_on_a_phone(live_server: Any, browser: Any, tmp_path: 
     season = reverse("evenings:group", args=[club.slug, group.slug])  # with its season line
     problems += check_page(page, console, Visit("group", "organizer", "", season, None), "de", base)
     page.screenshot(path=str(tmp_path / "group.png"), full_page=True)
-    context.close()
+    close_context(context)
     assert not problems, "\n".join(problems)

@@ -56,6 +56,7 @@ from scoring.demo import build_demo
 from scoring.models import RefereeCall
 from teams.demo import DEMO_LEAGUE
 from teams.models import Group, Team
+from tests.browser.contexts import close_context
 from tests.test_route_matrix import Route, routes
 from tournaments.demo import DEMO_USER
 from tournaments.models import Series, Tournament
@@ -492,7 +493,7 @@ def contexts(browser: Any, base: str, session: str) -> Iterator[tuple[str, str, 
             try:
                 yield language, role, context
             finally:
-                context.close()
+                close_context(context)
 
 
 @pytest.mark.slow
@@ -558,7 +559,7 @@ def test_the_checks_find_what_they_look_for(browser: Any) -> None:
     page.goto(base + "/")
     found = page.evaluate(CHECKS_JS)
     axe = axe_problems(page)
-    context.close()
+    close_context(context)
     assert found["twice"] == ["reason (2)"]
     assert "serious color-contrast (1): body > p" in axe, axe
     assert (found["width"], found["scroll"]) == (WIDTH, 600)

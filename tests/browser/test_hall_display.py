@@ -31,6 +31,7 @@ from hall.services import announce
 from scoring.demo import play_table
 from scoring.services.clock import extend_table
 from scoring.services.closing import close_series
+from tests.browser.contexts import close_context
 from tests.factories import build_world, make_tournament
 from tournaments.demo import create_demo_tournament
 from tournaments.models import Series, Tournament
@@ -220,7 +221,7 @@ def test_a_series_on_the_hall_display(
     assert not now["offline"]
     photograph("standings")
     assert not [e for e in errors if "ERR_INTERNET_DISCONNECTED" not in e], errors
-    context.close()
+    close_context(context)
 
 
 def test_the_sound_needs_one_click(live_server: Any, browser: Any) -> None:
@@ -239,4 +240,4 @@ def test_the_sound_needs_one_click(live_server: Any, browser: Any) -> None:
     page.goto(f"{live_server.url}/turniere/klang/halle/")
     assert page.locator(".sound-hint").count() == 0
     assert not errors, errors
-    context.close()
+    close_context(context)

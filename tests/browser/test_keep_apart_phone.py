@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 
+from tests.browser.contexts import close_context
 from tests.browser.phone import signed_in_phone, submit
 from tests.browser.test_cashbox_phone import png_width
 from tests.browser.test_every_page import (
@@ -81,5 +82,5 @@ def test_keep_apart_fits_a_phone(
     submit(page, "form[novalidate] button[type=submit]")
     assert page.locator("tbody tr").count() == 2
     checked("two pairs")
-    context.close()
+    close_context(context)
     assert not problems, "\n".join(problems)

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 
+from tests.browser.contexts import close_context
 from tests.teams.knockouts import give_result, group_stage_done, round_groups, start
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -55,4 +56,4 @@ def test_the_bracket_fits_the_phone_and_the_hall(
         assert "weiter" in text and "Entscheidung nötig" in text and "Freilos" in text
     else:
         assert "advances" in text and "Decision needed" in text and "Bye" in text
-    context.close()
+    close_context(context)

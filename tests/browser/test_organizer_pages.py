@@ -12,6 +12,7 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from playwright.sync_api import expect
 
+from tests.browser.contexts import close_context
 from tests.factories import add_players, page_client
 from tournaments.models import Player, Tournament
 from tournaments.permissions import registry_owner
@@ -36,7 +37,7 @@ def logged_in(browser: Any, live_server: Any, user: User, language: str) -> Iter
     page = context.new_page()
     page.set_default_timeout(15_000)
     yield page
-    context.close()
+    close_context(context)
 
 
 @pytest.fixture

@@ -16,6 +16,7 @@ from scoring import doors
 from scoring.services.deductions import add_deduction
 from scoring.services.entry import save_game
 from scoring.services.sheet import set_timeout
+from tests.browser.contexts import close_context
 from tests.factories import RE_ANNOUNCES_AND_WINS as GAME
 from tests.factories import make_tournament, organize, running_table
 from tournaments.models import Player
@@ -104,5 +105,5 @@ def test_results_pages_fit_a_phone(live_server, browser: Any, language: str) -> 
                 if table["head"] is not None and any(n != table["head"] for n in table["rows"]):
                     failures.append(f"{path}: rows {table['rows']} under {table['head']} headers")
     finally:
-        context.close()
+        close_context(context)
     assert not failures, "\n".join(failures)

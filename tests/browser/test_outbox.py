@@ -25,6 +25,7 @@ from playwright.sync_api import expect
 from scoring.captain_js import QR_SOURCE
 from scoring.handover import HandoverRefused, b64decode, b64encode, read_code
 from scoring.models import Game
+from tests.browser.contexts import close_context
 from tests.factories import make_tournament, make_user, page_client, play, running_table
 from tournaments.models import Table
 
@@ -43,7 +44,7 @@ def context(browser: Any) -> Iterator[Any]:
     )
     context.set_default_timeout(PATIENCE_MS)
     yield context
-    context.close()
+    close_context(context)
 
 
 def link(live_server: Any, table: Table) -> str:
@@ -428,7 +429,7 @@ def test_flaky_network_loses_and_doubles_nothing(
         assert Game.objects.count() == 200
         assert dropped["request"] > 0 and dropped["answer"] > 0
     finally:
-        context.close()
+        close_context(context)
 
 
 def test_time_from_reconnect_to_an_empty_outbox(live_server: Any, context: Any) -> None:
@@ -624,7 +625,7 @@ def test_a_scanned_hand_over_code_is_taken_once(live_server: Any, context: Any) 
         expect(scanner.locator("tr.handover-invalid")).to_have_count(1)
         assert stored(table) == typed and Game.objects.count() == 3
     finally:
-        desk.close()
+        close_context(desk)
 
 
 def test_the_qr_library_comes_after_the_page_and_works_offline(

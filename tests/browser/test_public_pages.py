@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from scoring.models import ScoreSheet
+from tests.browser.contexts import close_context
 from tests.factories import add_players, make_tournament, play, seat_table, set_status
 from tournaments.models import Player, Series
 
@@ -81,7 +82,7 @@ def test_public_pages_fit_a_phone(live_server, browser, tournament, language: st
             for table in found["tables"]:
                 assert table["rows"] and set(table["rows"]) == {table["head"]}, (path, table)
     finally:
-        context.close()
+        close_context(context)
 
 
 def test_seating_search_filters_while_typing(live_server, phone, tournament) -> None:
@@ -139,5 +140,5 @@ def test_a_season_page_fits_a_phone_and_opens_a_line(live_server, browser, tmp_p
         page.wait_for_url("**q=muller**")
         assert page.locator("table.season-ranking tbody tr").count() == 3
     finally:
-        context.close()
+        close_context(context)
     print(tmp_path / "season.png")

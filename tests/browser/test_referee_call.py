@@ -21,6 +21,7 @@ from django.utils import timezone
 
 from clubs.models import Membership
 from scoring.models import Extension, RefereeCall
+from tests.browser.contexts import close_context
 from tests.browser.test_every_page import CHECKS_JS, HEIGHT, WIDTH, text_problems
 from tests.factories import RE_WINS, build_world, make_tournament, play
 from tournaments.models import Table
@@ -76,7 +77,7 @@ def phone(browser: Any, live_server: Any) -> Iterator[Any]:
 
     yield new
     for context in opened:
-        context.close()
+        close_context(context)
 
 
 def checks(page: Any, label: str) -> list[str]:

@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from scoring.models import Game
+from tests.browser.contexts import close_context
 from tests.factories import RE_WINS as NORMAL
 from tests.factories import make_tournament, play, running_table
 from tournaments.models import Table
@@ -30,7 +31,7 @@ def phone(browser: Any) -> Iterator[Any]:
     context.set_default_timeout(PATIENCE_MS)
     page = context.new_page()
     yield page
-    context.close()
+    close_context(context)
 
 
 def shot(page: Any, name: str) -> None:
