@@ -23,7 +23,7 @@ from scoring.models import Game
 from scoring.services import GameEntered
 from scoring.services.contact import record_contact
 from scoring.services.outbox import sheet_position, sync_game
-from scoring.sheet_page import SheetRow
+from scoring.sheet_page import SheetPage, SheetRow
 from scoring.swap_parts import kept, shown_parts
 from scoring.totals import seat_points
 from scoring.views.captain import (
@@ -98,13 +98,20 @@ class CaptainOutboxView(CaptainDoor, SheetView):
         return raw if DEVICE_HEADER.fullmatch(raw) else ""
 
     def answer(
-        self, status: int, outcome: str, *, position: bool = True, **fields: Any
+        self,
+        status: int,
+        outcome: str,
+        *,
+        position: bool = True,
+        read: tuple[int, int] | None = None,
+        **fields: Any,
     ) -> JsonResponse:
         """The JSON answer; ``outcome`` is its ``status``; with the sheet's version and next
-        number unless the table is unknown."""
+        number unless the table is unknown (``read``: both, when the caller has just read
+        them)."""
         body: dict[str, Any] = {"status": outcome, **fields}
         if position:
-            version, next_number = sheet_position(self.table)
+            version, next_number = read or sheet_position(self.table)
             body.update(sheet_version=version, next_number=next_number)
         return JsonResponse(body, status=status)
 
@@ -155,17 +162,25 @@ class CaptainOutboxView(CaptainDoor, SheetView):
         )
         if synced.entered is not None:
             n = int(synced.entered.game["number"])
-            game = Game.objects.get(table=self.table, number=n)
-            page: dict[str, Any] = {}
+            game: Game | None = None
+            extra: dict[str, Any] = {}
+            read: tuple[int, int] | None = None
             if with_page:
-                page["page_html"] = self.page_html(synced.entered)
+                page = self.sheet_page(report=synced.entered.report)
+                extra["page_html"] = self.page_html(page, synced.entered)
+                # The page read the sheet and its games after the commit, as the answer would.
+                read = (page.sheet.version, len(page.rows) + 1)
+                game = next((row.game for row in page.rows if row.game.number == n), None)
+            if game is None:
+                game = Game.objects.get(table=self.table, number=n)
             return self.answer(
                 200 if synced.entered.replayed else 201,
                 synced.status,
+                read=read,
                 number=n,
                 value=game.value,
                 row_html=row_html(self.table, game, self.base(), self.seating()),
-                **page,
+                **extra,
             )
         assert synced.error is not None
         if synced.conflict is not None:
@@ -176,12 +191,11 @@ class CaptainOutboxView(CaptainDoor, SheetView):
         attach_error(form, synced.error, self.names())
         return self.refused(form)
 
-    def page_html(self, entered: GameEntered) -> str:
+    def page_html(self, page: SheetPage, entered: GameEntered) -> str:
         """The sheet page's main part after the game, as the page's own save answers it
         (``sheet_swap.html``), built from the save's replay."""
         level, text = saved_message(entered, None)
         flash = Flash(DEFAULT_TAGS[level], text)
-        page = self.sheet_page(report=entered.report)
         context = {"page": page, "flashes": [flash]}
         html = render_to_string("scoring/sheet_swap.html", context, request=self.request)
         return kept(html, shown_parts(self.request.headers.get(PARTS_HEADER, "")))

@@ -147,6 +147,10 @@ def test_the_outbox_gets_the_page_in_its_answer_when_it_asks(
     assert '<tr data-number="2"' in html and "Spiel 3" in html
     assert "Spiel 2 gespeichert: Wert 1." in html and 'name="version" value="2"' in html
     assert main_part(html) == main_part(client.get(url(table)).content.decode())
+    # The position and the game's row are read from the page the answer built.
+    assert answer["sheet_version"] == 2 and answer["next_number"] == 3
+    assert answer["number"] == 2 and answer["value"] == 1
+    assert answer["row_html"].startswith('<tr data-number="2"')
 
 
 def test_the_outbox_answer_leaves_out_the_parts_the_phone_shows(
