@@ -134,8 +134,11 @@ def _then_newline(draw: Callable[[Mapping[str, Any]], str]) -> Callable[[Mapping
     return lambda widget: draw(widget) + "\n"
 
 
-INPUTS = ("checkbox", "color", "date", "datetime", "email", "file", "hidden", "number")
-INPUTS += ("password", "search", "tel", "text", "time", "url")
+#: The input types whose template is only ``{% include "…/input.html" %}``.
+INPUTS = (
+    "checkbox", "color", "date", "datetime", "email", "file", "hidden", "number", "password",
+    "search", "tel", "text", "time", "url",
+)  # fmt: skip
 DRAWN: dict[str, Callable[[Mapping[str, Any]], str]] = {
     **{f"{WIDGETS}{name}.html": _then_newline(input_tag) for name in INPUTS},
     f"{WIDGETS}input.html": input_tag,
