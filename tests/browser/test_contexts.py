@@ -16,9 +16,12 @@ pytestmark = pytest.mark.browser
 
 
 class SlowAnswer(http.server.BaseHTTPRequestHandler):
+    reached = threading.Event()
     answered = threading.Event()
 
     def do_GET(self) -> None:
+        if self.path == "/later":
+            SlowAnswer.reached.set()
         time.sleep(0.5)  # still on its way when the test closes the context
         try:
             self.send_response(200)
@@ -52,19 +55,18 @@ def test_a_handler_in_flight_leaves_no_error_behind(
     context = browser.new_context()
     page = context.new_page()
     page.goto(slow_server + "/")
-    entered = threading.Event()
+    SlowAnswer.reached.clear()
     SlowAnswer.answered.clear()
 
     def through(route: Any) -> None:
-        entered.set()
         route.fulfill(response=route.fetch())
 
     context.route("**/later", through)
     page.evaluate("url => { fetch(url); }", slow_server + "/later")
     deadline = time.monotonic() + 10
-    while not entered.is_set() and time.monotonic() < deadline:
-        page.evaluate("1")  # lets the handler start in this thread
-    assert entered.is_set()
+    while not SlowAnswer.reached.is_set() and time.monotonic() < deadline:
+        page.evaluate("1")  # lets the handler run in this thread until its fetch is out
+    assert SlowAnswer.reached.is_set()  # the handler's fetch is on its way, and closes now
     close_context(context)
     assert SlowAnswer.answered.wait(10)
     for _call in range(3):  # the next test's first calls, where the failure came out
