@@ -272,7 +272,7 @@
     newGameForm.dispatchEvent(new Event("change", { bubbles: true }));
     if (saveButton) saveButton.textContent = words.tSave;
   };
-  const loadFacts = (game) => {
+  const fill = (fields) => {
     offerAllSeats();
     newGameForm.querySelectorAll("input[type=checkbox], input[type=radio]").forEach((i) => {
       i.checked = false;
@@ -280,13 +280,16 @@
     newGameForm.querySelectorAll("input[type=number], input[type=text]").forEach((i) => {
       i.value = "";
     });
-    Object.entries(game.fields).forEach(([name, value]) => {
+    Object.entries(fields).forEach(([name, value]) => {
       const values = [].concat(value);
       newGameForm.querySelectorAll(`[name="${name}"]`).forEach((input) => {
         if (input.type === "checkbox" || input.type === "radio") input.checked = values.includes(input.value);
         else if (input.type !== "hidden") input.value = values[0];
       });
     });
+  };
+  const loadFacts = (game) => {
+    fill(game.fields);
     fixing = game.key;
     announce(game.number);
     if (saveButton) saveButton.textContent = words.tSaveFix.replace("{x}", String(game.number));
@@ -430,11 +433,12 @@
     }
   };
 
-  const queue = async (fields, key) => {
+  // ``blank``: the form was reset already when the save was tapped (see the submit below).
+  const queue = async (fields, key, { blank = false } = {}) => {
     const number = nextNumber();
     await change((list) => [...list, { key, number, fields, state: "pending", message: "" }]);
     offerAllSeats();
-    resetForm();
+    if (!blank) resetForm();
     announce(number + 1);
     render();
     return number;
@@ -460,24 +464,39 @@
       event.preventDefault();
       event.stopPropagation();
       if (!inRange()) return;
-      await load();
+      // A game the outbox keeps is taken from the form at once and the form is blank before
+      // the phone has stored it (IndexedDB may take a while on a slow phone): a tap on the
+      // next game meanwhile is not wiped by a reset that comes later. Storing fails: the
+      // facts go back into the form, nothing typed is lost.
       const fields = fieldsOf();
-      if (fixing) {
-        const key = fixing;
-        await change((list) =>
-          list.map((g) => (g.key === key ? { ...g, fields, state: "pending", message: "" } : g)),
-        );
-        resetForm();
-        announce(nextNumber());
-        render();
-        sync();
-        return;
-      }
+      const fix = fixing;
       const key = keyInput().value || newKey();
-      if (games.length || !navigator.onLine) {
-        await queue(fields, key);
-        sync();
-        return;
+      const kept = Boolean(fix) || games.length > 0 || !navigator.onLine;
+      if (kept) resetForm();
+      try {
+        await load();
+        if (fix) {
+          await change((list) =>
+            list.map((g) => (g.key === fix ? { ...g, fields, state: "pending", message: "" } : g)),
+          );
+          announce(nextNumber());
+          render();
+          sync();
+          return;
+        }
+        if (kept || games.length) {
+          await queue(fields, key, { blank: kept });
+          sync();
+          return;
+        }
+      } catch (error) {
+        if (kept) {
+          const refused = fix && games.find((g) => g.key === fix);
+          if (refused) loadFacts({ ...refused, fields });
+          else fill(fields);
+          keyInput().value = key;
+        }
+        throw error;
       }
       // Online with nothing waiting: send it now. The answer brings the page's main part
       // (one round trip); an answer with errors is shown by the page's own form (posted

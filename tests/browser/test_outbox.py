@@ -290,6 +290,46 @@ def test_a_refused_game_holds_back_later_ones_until_corrected(
     assert stored(table) == [(1, [1, 3], 130), (2, [1, 2], 140), (3, [2, 4], 150)]
 
 
+SLOW_STORAGE = """
+// Every write to IndexedDB completes 1.5 s late, as on a slow phone.
+const completion = Object.getOwnPropertyDescriptor(IDBTransaction.prototype, "oncomplete");
+Object.defineProperty(IDBTransaction.prototype, "oncomplete", {
+  configurable: true,
+  get() { return completion.get.call(this); },
+  set(handler) {
+    const late = handler && ((event) => setTimeout(() => handler.call(this, event), 1500));
+    completion.set.call(this, late);
+  },
+});
+"""
+
+
+def test_the_next_game_typed_while_the_last_is_stored_is_kept(
+    live_server: Any, context: Any
+) -> None:
+    """A tap on the next game before the phone has stored the last one lands on the blank
+    form and stays: the form is not reset under it when the storing ends."""
+    table = running_table(make_tournament(slug="slowstore"))
+    context.add_init_script(SLOW_STORAGE)
+    page = open_ready(context, link(live_server, table), worker=False)
+    context.set_offline(True)
+    type_game(page, [1, 3], 130)
+    players = page.locator("fieldset.when-normal")
+    for seat in (2, 4):  # at once, while game 1 is still being stored
+        players.locator(f"label:has(input[value='{seat}'])").click()
+    page.fill("#id_re_points", "150")
+    expect(pending(page)).to_have_count(1)  # game 1 stored
+    for seat, checked in ((1, False), (2, True), (3, False), (4, True)):
+        box = players.locator(f"input[value='{seat}']")
+        (expect(box).to_be_checked if checked else expect(box).not_to_be_checked)()
+    expect(page.locator("#id_re_points")).to_have_value("150")
+    page.locator("form.game-form button.save").click()
+    expect(pending(page)).to_have_count(2)
+    context.set_offline(False)
+    wait_empty(page)
+    assert stored(table) == [(1, [1, 3], 130), (2, [2, 4], 150)]
+
+
 def test_a_number_another_device_took_is_a_conflict_and_nothing_is_overwritten(
     live_server: Any, context: Any
 ) -> None:
