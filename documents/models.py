@@ -47,6 +47,10 @@ class GeneratedDocument(models.Model):
     )
     pages_done = models.PositiveIntegerField(default=0)
     pages_total = models.PositiveIntegerField(default=0)
+    # The parts (their indexes; -1 the static layers) whose files a worker has stored: the
+    # last one stored has the document joined (documents.pipeline), a part stored twice
+    # counts once.
+    parts_stored = models.JSONField(default=list, blank=True)
     error = models.TextField(_("error"), blank=True)
     failure = models.CharField(max_length=12, choices=Failure.choices, blank=True)
     file = models.FileField(_("file"), upload_to="documents/%Y/%m/", blank=True)

@@ -20,7 +20,6 @@ from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
 from django.db import IntegrityError, transaction
 from django.db.models import F, QuerySet
-from django.db.models.functions import Least
 from django.utils import timezone, translation
 
 from documents import pieces
@@ -339,6 +338,7 @@ def start(document_id: int) -> int | None:
         status=Status.RUNNING,
         pages_total=len(pages),
         pages_done=0,
+        parts_stored=[],
         error="",
         failure="",
         progress_at=timezone.now(),
@@ -348,38 +348,65 @@ def start(document_id: int) -> int | None:
     return len(_runs(pages))
 
 
-def render_layers(document_id: int) -> str:
+#: The static layers' place in ``parts_stored``, beside the parts' indexes.
+LAYERS = -1
+
+
+def render_layers(document_id: int) -> bool:
     """Render the document's static layers (one page per shape of score sheet and table card)
-    into a file; returns its storage name, or "" when no page has an underlay. Runs beside
-    the parts; ``assemble`` draws these pages under the parts' variable pages."""
+    into a file, if any page has an underlay. Runs beside the parts; ``assemble`` draws
+    these pages under the parts' variable pages. True when the document has every part now
+    (see ``_stored``)."""
     document = _running(document_id)
     if document is None:
-        return ""
-    layers = static_layers(_pages_for(document))
-    if not layers:
-        return ""
-    piece = pieces.pieces(layers, [range(len(layers))], document.language)
-    pdf = pieces.render(document.tournament_id, layers, piece, document.language)[0]
-    name = _store(_layers_name(document_id), pdf)
-    GeneratedDocument.objects.filter(pk=document_id).update(progress_at=timezone.now())
-    return name
-
-
-def render_part(document_id: int, index: int) -> str:
-    """Render one run of pages (the variable layer where pages are split) into a part file;
-    returns its storage name. A part rendered twice (its worker was lost after the update)
-    never counts beyond the total."""
-    document = _running(document_id)
-    if document is None:
-        return ""
+        return False
     pages = _pages_for(document)
-    run = _runs(pages)[index]
-    name = _store(_part_name(document_id, index), _render_run(document, pages, run))
-    GeneratedDocument.objects.filter(pk=document_id).update(
-        pages_done=Least(F("pages_done") + len(run), F("pages_total")),
-        progress_at=timezone.now(),
-    )
-    return name
+    if LAYERS not in document.parts_stored:
+        layers = static_layers(pages)
+        if layers:
+            piece = pieces.pieces(layers, [range(len(layers))], document.language)
+            pdf = pieces.render(document.tournament_id, layers, piece, document.language)[0]
+            _store(_layers_name(document_id), pdf)
+    return _stored(document_id, LAYERS, _runs(pages))
+
+
+def render_part(document_id: int, index: int) -> bool:
+    """Render one run of pages (the variable layer where pages are split) into a part file.
+    True when the document has every part now: the caller has it joined (``assemble``).
+    A part redelivered after it was stored is not rendered again."""
+    document = _running(document_id)
+    if document is None:
+        return False
+    pages = _pages_for(document)
+    runs = _runs(pages)
+    if index not in document.parts_stored:
+        _store(_part_name(document_id, index), _render_run(document, pages, runs[index]))
+    return _stored(document_id, index, runs)
+
+
+def _stored(document_id: int, index: int, runs: list[list[int]]) -> bool:
+    """Record that part ``index`` (or the layers) is stored, and say whether that makes the
+    document complete. Counted in the database under the document's row lock, not by the
+    Celery chord: a worker killed after a part's result was stored but before the chord
+    counted it (Celery 5.7 acknowledges such a task and never runs it again) left the
+    chord one short and the document stalled. Each part is recorded once however often it
+    is delivered, so the pages done never count past the total; a redelivery of a part
+    that completed the document says so again (its first run may have died before it
+    asked for the join; ``assemble`` joins once)."""
+    with transaction.atomic():
+        document = (
+            GeneratedDocument.objects.select_for_update()
+            .filter(pk=document_id, status=Status.RUNNING)
+            .first()
+        )
+        if document is None:  # failed or finished meanwhile
+            return False
+        stored = set(document.parts_stored) | {index}
+        document.parts_stored = sorted(stored)
+        document.pages_done = sum(len(runs[i]) for i in stored if i != LAYERS)
+        document.progress_at = timezone.now()
+        document.save(update_fields=["parts_stored", "pages_done", "progress_at"])
+    return stored >= {LAYERS, *range(len(runs))}
 
 
 def _render_run(document: GeneratedDocument, pages: list[Page], run: list[int]) -> bytes:
@@ -408,11 +435,18 @@ def assemble(document_id: int) -> GeneratedDocument | None:
         return None
     pages = _pages_for(document)
     runs = _runs(pages)
-    parts = [_read(_part_name(document_id, index)) for index in range(len(runs))]
     layers = static_layers(pages)
-    if layers:
-        pdf = join_pdfs(parts, page_order(runs), _read(_layers_name(document_id)),
-                        placements(pages, layers))  # fmt: skip
+    try:
+        parts = [_read(_part_name(document_id, index)) for index in range(len(runs))]
+        under = _read(_layers_name(document_id)) if layers else None
+    except FileNotFoundError:
+        # A second join of the same document (a part redelivered after it completed it)
+        # found the parts gone: the first one finished, or the document failed meanwhile.
+        if _running(document_id) is None:
+            return None
+        raise
+    if under is not None:
+        pdf = join_pdfs(parts, page_order(runs), under, placements(pages, layers))
     else:
         pdf = join_pdfs(parts, page_order(runs))
     return _save(document, pdf)

@@ -1,6 +1,8 @@
 """Celery tasks: ids in, a stored PDF out. The static layers and the parts of a document
-render in parallel on the workers (a chord), then one task joins them, drawing the static
-layers under their pages. Without a broker all of it runs eagerly.
+render in parallel on the workers (a group), and the task that stores the last of them
+asks for the one that joins them, drawing the static layers under their pages: the
+database counts the parts (``pipeline._stored``), not a Celery chord, whose count a worker
+killed at the wrong moment could leave one short. Without a broker all of it runs eagerly.
 
 A lost worker must not leave a document stuck: every task is acknowledged only after it
 ran (``acks_late``) and put back in the queue when its worker process dies
@@ -16,7 +18,7 @@ import logging
 import time
 from typing import Any
 
-from celery import chord, shared_task
+from celery import group, shared_task
 from celery.exceptions import SoftTimeLimitExceeded
 from celery.signals import worker_process_init
 from django.conf import settings
@@ -55,7 +57,7 @@ def _fail(document_id: int, exc: Exception) -> None:
 
 
 #: A document with at most this many pages left to render (no stored piece, see
-#: ``documents.pieces``) is made in the task that starts it: the chord's hops through the
+#: ``documents.pieces``) is made in the task that starts it: the parts' hops through the
 #: broker would cost more than rendering them in parallel saves.
 HERE_PAGES = 12
 
@@ -68,9 +70,9 @@ def generate_document(document_id: int) -> None:
             return
         if pipeline.generate_here(document_id, HERE_PAGES) is not None:
             return
-        header = [render_layers.si(document_id)]
-        header += [render_part.si(document_id, index) for index in range(parts)]
-        chord(header)(assemble.s(document_id))
+        tasks = [render_layers.si(document_id)]
+        tasks += [render_part.si(document_id, index) for index in range(parts)]
+        group(tasks).apply_async()
     except pipeline.DataChangedError as exc:  # outdated before it started: nothing is wrong
         pipeline.fail(document_id, exc)
     except Exception as exc:
@@ -79,27 +81,30 @@ def generate_document(document_id: int) -> None:
 
 
 @shared_task(name="documents.render_layers", **DOCUMENT_TASK)
-def render_layers(document_id: int) -> str:
+def render_layers(document_id: int) -> None:
     try:
-        return pipeline.render_layers(document_id)
+        complete = pipeline.render_layers(document_id)
     except Exception as exc:
         _fail(document_id, exc)
         raise
+    if complete:  # asked for after the commit: the join sees every part
+        assemble.delay(document_id)
 
 
 @shared_task(name="documents.render_part", **DOCUMENT_TASK)
-def render_part(document_id: int, index: int) -> str:
+def render_part(document_id: int, index: int) -> None:
     try:
-        return pipeline.render_part(document_id, index)
+        complete = pipeline.render_part(document_id, index)
     except Exception as exc:
         _fail(document_id, exc)
         raise
+    if complete:
+        assemble.delay(document_id)
 
 
 @shared_task(name="documents.assemble", **DOCUMENT_TASK)
-def assemble(names: list[str], document_id: int) -> None:
-    """``names``: the chord's results; the part names follow from the id, so they are not
-    needed (a part rendered twice may appear twice)."""
+def assemble(document_id: int) -> None:
+    """Join the stored parts; a second join of the same document does nothing."""
     try:
         pipeline.assemble(document_id)
     except Exception as exc:

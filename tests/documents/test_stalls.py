@@ -43,7 +43,7 @@ def _running_with_a_part(world, language: str = "de") -> GeneratedDocument:
     """A worker started the pack, rendered its first part, and was lost."""
     document = _queued(world, language)
     assert pipeline.start(document.pk) == 2  # the seating lists, then cards and sheets
-    assert pipeline.render_part(document.pk, 0)
+    assert pipeline.render_part(document.pk, 0) is False  # part 1 and the layers to come
     document.refresh_from_db()
     return document
 
@@ -125,8 +125,8 @@ def test_late_tasks_of_a_stalled_document_do_nothing(world) -> None:
         pipeline.fail_if_stalled(document)
         # the lost worker's messages come back (redelivered) after the document failed
         assert pipeline.start(document.pk) is None
-        assert pipeline.render_layers(document.pk) == ""
-        assert pipeline.render_part(document.pk, 0) == ""
+        assert pipeline.render_layers(document.pk) is False
+        assert pipeline.render_part(document.pk, 0) is False
         assert pipeline.assemble(document.pk) is None
     document.refresh_from_db()
     assert document.status == Status.FAILED and not document.file and _parts(document) == []
