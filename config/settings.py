@@ -120,6 +120,8 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
             ],
+            # Template tags of a module outside an app: {% load form_fields %}.
+            "libraries": {"form_fields": "common.form_fields"},
         },
     },
 ]

@@ -25,6 +25,7 @@ from scoring.services.contact import record_contact
 from scoring.services.outbox import sheet_position, sync_game
 from scoring.sheet_page import SheetPage, SheetRow
 from scoring.swap_parts import kept, shown_parts
+from scoring.templatetags.sheet_rows import sheet_row
 from scoring.totals import seat_points
 from scoring.views.captain import (
     CaptainDoor,
@@ -54,9 +55,7 @@ def row_html(table: Table, game: Game, base: str, seating: list[Any]) -> str:
     """The sheet's row of ``game`` as the captain page shows it (the shared partial)."""
     points = seat_points(game.scores)
     row = SheetRow(game, tuple(points.get(s.position, 0) for s in seating), ())
-    return render_to_string(
-        "scoring/_sheet_row.html", {"row": row, "can_correct": True, "base": base}
-    ).strip()
+    return sheet_row(row, can_correct=True, base=base).strip()
 
 
 @method_decorator(csrf_exempt, name="dispatch")
