@@ -106,13 +106,14 @@ def test_healthz_skips_the_manifest_in_development(client: Client, settings) -> 
 @pytest.mark.django_db
 def test_healthz_reports_unapplied_migrations_as_503(client: Client) -> None:
     from django.db import connection
+    from django.db.migrations.loader import MigrationLoader
     from django.db.migrations.recorder import MigrationRecorder
 
-    # as if the code of a deploy came without `manage.py migrate` (undone with the test's
-    # transaction)
-    MigrationRecorder(connection).record_unapplied(
-        "documents", "0002_generateddocument_progress_and_failure"
-    )
+    # as if the code of a deploy came without `manage.py migrate` of its newest documents
+    # migration (undone with the test's transaction)
+    leaf = MigrationLoader(connection).graph.leaf_nodes("documents")
+    assert len(leaf) == 1
+    MigrationRecorder(connection).record_unapplied(*leaf[0])
     response = client.get("/healthz")
     assert response.status_code == 503
     body = response.json()
