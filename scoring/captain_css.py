@@ -43,6 +43,8 @@ EXTRA_SOURCES = (
     "templates/scoring/sheet_swap.html",
     "scoring/forms.py",
     "scoring/referee_box.py",
+    "scoring/templatetags/sheet_rows.py",
+    "common/form_fields.py",
     "static/js/app.js",
     "static/js/sheet.js",
     "static/js/outbox.js",
