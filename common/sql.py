@@ -151,7 +151,8 @@ class PreparedLookup(Generic[M]):
     compiled to SQL once per thread, as the ORM's compile costs more than the statement, and
     sent through ``prepared_cursor``. The object is built as the queryset would build it,
     with its ``select_related`` objects. ``queryset(value)`` must filter on ``value`` and
-    have no other parameter.
+    have no other parameter; ``marker`` is a value the query is compiled with, of the
+    field's type (a string for a token, a number for an id).
 
     Compiling and building use Django's internals (``DJANGO_INTERNALS``). Should a Django
     upgrade remove or change one of them, the lookup logs a warning once, keeps the reason
@@ -159,8 +160,11 @@ class PreparedLookup(Generic[M]):
     statement, compiled each time); ``tests/config/test_prepared_cursor.py`` fails, naming
     them."""
 
-    def __init__(self, queryset: Callable[[str], QuerySet[M]]) -> None:
+    def __init__(
+        self, queryset: Callable[[Any], QuerySet[M]], marker: Any = "lookup-value"
+    ) -> None:
         self.queryset = queryset
+        self.marker = marker
         self.local = threading.local()  # a compiler belongs to its thread's connection
         self.problem: str | None = None  # why the ORM runs the lookup: Django's internals
 
@@ -170,7 +174,7 @@ class PreparedLookup(Generic[M]):
             return None
         found: _Compiled | None = getattr(self.local, "compiled", None)
         if found is None:
-            marker = "lookup-value"
+            marker = self.marker
             compiler = self.queryset(marker).query.get_compiler(using=DEFAULT_DB_ALIAS)
             sql, params = compiler.as_sql()
             assert list(params) == [marker], "one parameter: the value"
@@ -181,7 +185,7 @@ class PreparedLookup(Generic[M]):
                 return None
         return found
 
-    def first(self, value: str) -> M | None:
+    def first(self, value: Any) -> M | None:
         compiled = self.compiled()
         if compiled is None:
             return self._by_orm(value)
@@ -195,7 +199,7 @@ class PreparedLookup(Generic[M]):
             return self._by_orm(value)
         return built
 
-    def _by_orm(self, value: str) -> M | None:
+    def _by_orm(self, value: Any) -> M | None:
         return next(iter(self.queryset(value)[:1]), None)
 
     def _give_up(self, exc: Exception) -> None:

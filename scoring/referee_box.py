@@ -9,6 +9,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from common.sql import PreparedLookup
 from scoring.models import MAX_CALL_REASON, Game, RefereeCall
 from scoring.services.referee import concerned_game
 from tournaments.models import Series, Table
@@ -54,15 +55,22 @@ class RefereeBox:
         return self.call.status if self.call is not None else ""
 
 
+#: Read with every captain page and save: compiled once (its three joins cost more to
+#: compile than to run), prepared on the connection.
+LATEST_CALL = PreparedLookup(
+    lambda table_id: (
+        RefereeCall.objects.filter(table_id=table_id)
+        .select_related("deduction__registration__player")
+        .order_by("-called_at", "-pk")[:1]
+    ),
+    marker=0,
+)
+
+
 def latest_call(table: Table) -> RefereeCall | None:
     """The table's last call: its open one if there is one (a call can only be made while
     none is open, so an open call is always the last). One query."""
-    return (
-        RefereeCall.objects.filter(table_id=table.pk)
-        .select_related("deduction__registration__player")
-        .order_by("-called_at", "-pk")
-        .first()
-    )
+    return LATEST_CALL.first(table.pk)
 
 
 def referee_box(

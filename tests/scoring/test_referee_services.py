@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth.models import User
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
+from django.test.utils import CaptureQueriesContext
 
 from clubs.models import Membership
 from common.actors import ORGANIZER, Actor
@@ -14,6 +15,7 @@ from common.services import ServiceError
 from scoring.doors import CAPTAIN as CAPTAIN_DOOR
 from scoring.doors import REFEREE
 from scoring.models import AuditEntry, Deduction, Extension, Game, RefereeCall
+from scoring.referee_box import latest_call
 from scoring.services.entry import save_game
 from scoring.services.referee import (
     DeductionOrder,
@@ -250,3 +252,25 @@ def test_a_game_corrected_on_the_sheet_while_called_is_ruled_corrected(
     save_game(fresh, kontra_wins, number=1, actor=Actor(ORGANIZER, user=alice), reason="Schiri")
     ruled = rule_call(call, ruling="Kontra gewinnt.", actor=_referee(rudi))
     assert ruled.verdict == RefereeCall.Verdict.CORRECTED and ruled.ruled_game == 1
+
+
+def _fields(call: RefereeCall) -> dict[str, object]:
+    return {f.attname: getattr(call, f.attname) for f in RefereeCall._meta.concrete_fields}
+
+
+def test_the_latest_call_is_read_as_the_orm_reads_it(table: Table, rudi: User) -> None:
+    """``latest_call`` (compiled once, scoring/referee_box.py) builds the newest call with
+    its deduction, registration and player as ``select_related`` does."""
+    assert latest_call(table) is None
+    first = _call(table)
+    rule_call(first, ruling="Unsportlich.", actor=_referee(rudi), deduction=DeductionOrder(2, -6))
+    found = latest_call(table)
+    orm = RefereeCall.objects.select_related("deduction__registration__player").get(pk=first.pk)
+    assert found is not None and _fields(found) == _fields(orm)
+    with CaptureQueriesContext(connection) as queries:
+        player = found.deduction.registration.player if found.deduction else None
+    assert len(queries) == 0 and player is not None
+    assert player == orm.deduction.registration.player if orm.deduction else False
+    second = _call(table, reason="Noch einmal")
+    found = latest_call(table)
+    assert found is not None and found.pk == second.pk and found.deduction is None
