@@ -81,6 +81,9 @@ def main() -> None:
         choices=WAYS,
         help="also profile this way's saves (cProfile, CPU time) and print the top functions",
     )
+    parser.add_argument(
+        "--profile-file", help="also write the profile there (pstats), to read it at leisure"
+    )
     args = parser.parse_args()
     ways = [w for w in WAYS if w in args.ways.split(",")]
     profile = cProfile.Profile(time.process_time) if args.profile else None
@@ -162,6 +165,8 @@ def main() -> None:
         if profile is not None:  # its figures are cProfile's, not the medians above
             print(f"\nprofile of {args.profile} (cProfile, CPU time):")
             pstats.Stats(profile).sort_stats("cumulative").print_stats(60)
+            if args.profile_file:
+                profile.dump_stats(args.profile_file)
 
 
 if __name__ == "__main__":
