@@ -20,6 +20,11 @@ from django.utils.html import conditional_escape, format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
 register = template.Library()
+REQUIRED = mark_safe(' <span aria-hidden="true">*</span>')
+
+
+def _items(field: BoundField) -> SafeString:
+    return format_html_join("", "<li>{}</li>", ((e,) for e in field.errors))
 
 
 @register.simple_tag
@@ -27,8 +32,7 @@ def field_errors(field: BoundField) -> SafeString:
     # The line break the include's file ended with, kept: the pages stay as they were.
     if not field.errors:
         return mark_safe("\n")
-    items = format_html_join("", "<li>{}</li>", ((e,) for e in field.errors))
-    return format_html('<ul class="field-error" role="alert">{}</ul>\n', items)
+    return format_html('<ul class="field-error" role="alert">{}</ul>\n', _items(field))
 
 
 @register.simple_tag
@@ -45,18 +49,17 @@ def form_field(field: BoundField) -> SafeString:
         )
         control = format_html("\n<fieldset><legend>{}</legend>{}</fieldset>\n", label, boxes)
     else:
-        star = ' <span aria-hidden="true">*</span>' if field.field.required else ""
-        widget = field.as_widget() if field.errors else str(field)
         control = format_html(
             '\n<label for="{}">{}{}</label>\n{}\n',
             field.id_for_label,
             label,
-            mark_safe(star),
-            mark_safe(widget),
+            REQUIRED if field.field.required else "",
+            field.as_widget() if field.errors else str(field),
         )
     errors = ""
     if field.errors:
-        items = format_html_join("", "<li>{}</li>", ((e,) for e in field.errors))
-        errors = format_html('<ul class="field-error" id="{}-errors">{}</ul>', field.auto_id, items)
+        errors = format_html(
+            '<ul class="field-error" id="{}-errors">{}</ul>', field.auto_id, _items(field)
+        )
     help_text = format_html("<small>{}</small>", field.help_text) if field.help_text else ""
     return format_html("\n\n{}\n{}\n{}\n\n", control, errors, help_text)
