@@ -52,7 +52,7 @@ MAX_FIELDS = 80
 
 
 def row_html(table: Table, game: Game, base: str, seating: list[Any]) -> str:
-    """The sheet's row of ``game`` as the captain page shows it (the shared partial)."""
+    """The sheet's row of ``game`` as the captain page draws it (``{% sheet_row %}``)."""
     points = seat_points(game.scores)
     row = SheetRow(game, tuple(points.get(s.position, 0) for s in seating), ())
     return sheet_row(row, can_correct=True, base=base).strip()
