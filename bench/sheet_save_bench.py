@@ -6,12 +6,16 @@ does it, one of these ways per table, the ways interleaved game by game:
 
 - ``page``: the page's script (the outbox, online, nothing waiting) posts the game to the sync
   endpoint asking for the page's main part in the answer (``X-Outbox-Page: main``), one
-  request (checked: the answer has ``page_html``);
+  request (checked: the answer has ``page_html``), naming the parts it keeps a copy of
+  (``X-Sheet-Parts``) as js/sheet.js does: those of the page it shows, first the page loaded
+  once before the series (not timed), then each answer's;
 - ``htmx``: the page's form through htmx (``HX-Request``), one request;
 - ``reload``: the post, then the page loaded again (the sync endpoint's answer and a GET, as
   the outbox did before the answer brought the page; without JavaScript the form's POST, the
   redirect and the GET cost the same);
 - ``api``: ``POST /api/v1/.../games/`` with the table's token (the baseline of the same run).
+
+The forms are posted URL-encoded, as the page's scripts send them.
 
 Prints, per way, the median and p90 of the process CPU time per game (the client's share is
 small and the same for all) and the ratios against ``api`` and ``reload``; ``--profile WAY``
@@ -29,6 +33,7 @@ from __future__ import annotations
 import argparse
 import cProfile
 import pstats
+import re
 import statistics
 import sys
 import time
@@ -36,13 +41,23 @@ import uuid
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench._django import setup, test_database
 
 WAYS = ("page", "htmx", "reload", "api")
+#: How the page's scripts post a form (``URLSearchParams``).
+FORM = "application/x-www-form-urlencoded"
 SOLO = {"contract": "solo", "solo": "damen", "re_points": "121"}
+#: A part the page shows, whole (``data-keep="…"``) or as the phone's copy (``data-kept``).
+SHOWN_PART = re.compile(r'data-ke(?:ep|pt)="([0-9a-f]{12})"')
+
+
+def shown_parts(html: str) -> str:
+    """``X-Sheet-Parts`` of a phone showing ``html`` (js/sheet.js ``parts()``)."""
+    return ",".join(dict.fromkeys(SHOWN_PART.findall(html)))
 
 
 def facts_for(nxt: dict[str, Any], number: int) -> dict[str, Any]:
@@ -103,6 +118,11 @@ def main() -> None:
         client = Client()
         client.get("/")  # warm: URL resolvers, templates, translations
         cpu: dict[str, list[float]] = {way: [] for way in ways}
+        # What each phone on the page way shows: the page as loaded, then each answer's.
+        shown = {
+            table.pk: shown_parts(client.get(f"/tisch/{table.captain_token}/").content.decode())
+            for table in tables.get("page", [])
+        }
 
         def state(table: Table) -> dict[str, Any]:
             fresh = Table.objects.select_related("series__tournament").get(pk=table.pk)
@@ -126,15 +146,24 @@ def main() -> None:
                     return
                 form = {**fields, "version": version, "idempotency_key": key}
                 if way == "htmx":
-                    answer = client.post(f"{base}spiel/", form, HTTP_HX_REQUEST="true")
+                    answer = client.post(
+                        f"{base}spiel/", urlencode(form, doseq=True), content_type=FORM,
+                        HTTP_HX_REQUEST="true",
+                    )  # fmt: skip
                     assert answer.status_code == 200 and b"sheet-rows" in answer.content
                     return
                 form["number"] = str(number)
-                headers = {"X-Outbox-Page": "main"} if way == "page" else {}
-                answer = client.post(f"{base}ausgang/", form, headers=headers)
+                headers = {}
+                if way == "page":
+                    headers = {"X-Outbox-Page": "main", "X-Sheet-Parts": shown[table.pk]}
+                answer = client.post(
+                    f"{base}ausgang/", urlencode(form, doseq=True), content_type=FORM,
+                    headers=headers,
+                )  # fmt: skip
                 assert answer.status_code == 201, answer.content[:300]
                 if way == "page":
                     assert "page_html" in answer.json(), "this tree answers no page"
+                    shown[table.pk] = shown_parts(answer.json()["page_html"])
                 else:
                     assert client.get(base).status_code == 200
 

@@ -4,6 +4,7 @@ from typing import TYPE_CHECKING
 
 from django.apps import AppConfig
 from django.urls import reverse
+from django.utils.autoreload import file_changed
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -41,6 +42,10 @@ class ScoringConfig(AppConfig):
         from common.changelog import register_actions
         from scoring import links  # noqa: F401 (declares the places of scoring's pages)
         from scoring.audit_text import SCORING_ACTIONS
+        from scoring.templatetags.kept_parts import forget_parts
+
+        # The development server keeps running when a template changes (not in a deploy).
+        file_changed.connect(forget_parts, dispatch_uid="scoring.forget_parts")
 
         register_actions(SCORING_ACTIONS)
         contribute("results", self.name, dashboard_links, order=10)

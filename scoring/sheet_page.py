@@ -9,8 +9,9 @@ response: the views only gather, build and render.
 
 from __future__ import annotations
 
+import functools
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -166,15 +167,24 @@ class ClockBox:
 
 @dataclass(frozen=True)
 class GameEntry:
-    """The form of a game: a new one, a correction, or a missing one after the close."""
+    """The form of a game: a new one, a correction, or a missing one after the close.
 
-    form: AnyForm
+    The form is built when the page draws it (``build``); a blank one the phone keeps a copy
+    of is neither built nor drawn. ``keep``: what the blank form of the captain's next game is
+    drawn from, the key of ``{% keep_part %}``; None for any other form."""
+
+    build: Callable[[], AnyForm]
+    keep: tuple[Any, ...] | None
     action: str
     correcting: int | None  # the game's number when correcting
     idempotency_key: str
     sitting_out: int | None
     late: bool  # behind a fold: a missing game of a closed series
     transcription: bool
+
+    @functools.cached_property
+    def form(self) -> AnyForm:
+        return self.build()
 
 
 @dataclass(frozen=True)
@@ -332,6 +342,11 @@ def new_form(
     return GameForm(initial=initial, seats=choices)
 
 
+def _as_posted(form: AnyForm) -> AnyForm:
+    """A form posted back: drawn as it came, with its errors."""
+    return form
+
+
 def own_clock(table: Table) -> TableClock | None:
     """The table's clock while its series runs (None before the signal)."""
     series = table.series
@@ -479,15 +494,27 @@ def build_page(
         sitting = nxt.sitting_out
     entry = None
     if editing is not None or entering:
-        if form is None:
-            form = new_form(seats, nxt, editing, sitting, transcription=transcription)
         number = f"{editing.number}/" if editing is not None else ""
+        action = f"{door.base}spiel/{number}"
+        keep = None
+        if form is None and editing is None and state is State.ENTERING and not door.as_organizer:
+            # All the blank form is drawn from (the language is the tag's to add).
+            choices = tuple(seat_choices(seats, sitting))
+            keep = ("game-form", transcription, choices, sitting, nxt.forced, action, door.base)
+        if form is None:
+            build: Callable[[], AnyForm] = functools.partial(
+                new_form, seats, nxt, editing, sitting, transcription=transcription
+            )
+        else:
+            build = functools.partial(_as_posted, form)
+        bound = form is not None and form.is_bound
         entry = GameEntry(
-            form=form,
-            action=f"{door.base}spiel/{number}",
+            build=build,
+            keep=keep,
+            action=action,
             correcting=editing.number if editing is not None else None,
             # A form shown again keeps its key: a resend is then recognised.
-            idempotency_key=posted_key if form.is_bound and posted_key else uuid.uuid4().hex,
+            idempotency_key=posted_key if bound and posted_key else uuid.uuid4().hex,
             sitting_out=sitting,
             late=state is State.CLOSED,
             transcription=transcription,

@@ -195,9 +195,11 @@ class CaptainOutboxView(CaptainDoor, SheetView):
         (``sheet_swap.html``), built from the save's replay."""
         level, text = saved_message(entered, None)
         flash = Flash(DEFAULT_TAGS[level], text)
-        context = {"page": page, "flashes": [flash]}
+        shown = shown_parts(self.request.headers.get(PARTS_HEADER, ""))
+        # A part the phone shows is not even drawn where its digest is known (kept_parts).
+        context = {"page": page, "flashes": [flash], "shown_parts": shown}
         html = render_to_string("scoring/sheet_swap.html", context, request=self.request)
-        return kept(html, shown_parts(self.request.headers.get(PARTS_HEADER, "")))
+        return kept(html, shown)
 
     def refused(self, form: Any) -> JsonResponse:
         errors = {
