@@ -147,10 +147,11 @@ _CHANGED = (AttributeError, ImportError, IndexError, KeyError, TypeError)
 
 
 class PreparedLookup(Generic[M]):
-    """The first object of a queryset that is run over and over with one value (a token):
-    compiled to SQL once per thread, as the ORM's compile costs more than the statement, and
-    sent through ``prepared_cursor``. The object is built as the queryset would build it,
-    with its ``select_related`` objects. ``queryset(value)`` must filter on ``value`` and
+    """A queryset that is run over and over with one value (a token, a table's id): compiled
+    to SQL once per thread, as the ORM's compile costs more than the statement, and sent
+    through ``prepared_cursor``; ``first`` answers its first object, ``all`` every one, in its
+    order. The objects are built as the queryset would build them, with their
+    ``select_related`` objects. ``queryset(value)`` must filter on ``value`` and
     have no other parameter; ``marker`` is a value the query is compiled with, of the
     field's type (a string for a token, a number for an id).
 
@@ -186,21 +187,27 @@ class PreparedLookup(Generic[M]):
         return found
 
     def first(self, value: Any) -> M | None:
+        return next(iter(self._run(value, first=True)), None)
+
+    def all(self, value: Any) -> list[M]:
+        return self._run(value, first=False)
+
+    def _run(self, value: Any, *, first: bool) -> list[M]:
         compiled = self.compiled()
         if compiled is None:
-            return self._by_orm(value)
+            return self._by_orm(value, first=first)
         with prepared_cursor() as cursor:
             cursor.execute(compiled.sql, [value])
-            rows = cursor.fetchmany(1)
+            rows = cursor.fetchmany(1) if first else cursor.fetchall()
         try:
-            built: M | None = self._build(compiled, rows)
+            return self._build(compiled, rows)
         except _CHANGED as exc:
             self._give_up(exc)
-            return self._by_orm(value)
-        return built
+            return self._by_orm(value, first=first)
 
-    def _by_orm(self, value: Any) -> M | None:
-        return next(iter(self.queryset(value)[:1]), None)
+    def _by_orm(self, value: Any, *, first: bool) -> list[M]:
+        queryset = self.queryset(value)
+        return list(queryset[:1] if first else queryset)
 
     def _give_up(self, exc: Exception) -> None:
         if self.problem is None:
@@ -228,13 +235,14 @@ class PreparedLookup(Generic[M]):
         return _Compiled(sql, compiler, names, start, end, related, converters)
 
     @staticmethod
-    def _build(compiled: _Compiled, rows: list[Any]) -> Any:
+    def _build(compiled: _Compiled, rows: list[Any]) -> list[Any]:
+        model = compiled.compiler.klass_info["model"]
+        built = []
         for row in compiled.compiler.apply_converters(rows, compiled.converters):
-            model = compiled.compiler.klass_info["model"]
             obj = model.from_db(
                 DEFAULT_DB_ALIAS, compiled.names, row[compiled.start : compiled.end]
             )
             for populator in compiled.related:
                 populator.populate(row, obj)
-            return obj
-        return None
+            built.append(obj)
+        return built

@@ -17,19 +17,10 @@ from rest_framework import exceptions
 from rest_framework.authentication import BaseAuthentication, get_authorization_header
 from rest_framework.request import Request
 
-from common.sql import PreparedLookup
+from scoring.reads import table_by_token
 from tournaments.models import Table
 
 TOKEN = re.compile(rb"^[A-Za-z0-9_-]{1,40}$")
-# Every captain request: compiled once, prepared on the connection. The token is unique: no
-# ORDER BY (the tables' default order joins).
-BY_TOKEN = PreparedLookup(
-    lambda token: (
-        Table.objects.select_related("series__tournament")
-        .filter(captain_token=token)
-        .order_by()[:1]
-    )
-)
 
 
 class TableAuthentication(BaseAuthentication):
@@ -44,7 +35,7 @@ class TableAuthentication(BaseAuthentication):
                 _("Invalid table token header."), code="invalid_table_token"
             )
         token = parts[1].decode("ascii")
-        table = BY_TOKEN.first(token)
+        table = table_by_token(token)
         if table is None:
             raise exceptions.AuthenticationFailed(
                 _("This table link is not valid."), code="invalid_table_token"

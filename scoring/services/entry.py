@@ -37,6 +37,7 @@ from scoring.doors import CAPTAIN
 from scoring.messages import engine_error_message, finding_message
 from scoring.models import AuditEntry, Game, PlayerScore, ScoreSheet
 from scoring.modes import MODES, Mode, Outcome
+from scoring.reads import stored_sheet
 from scoring.rulesets import ruleset_for
 from scoring.services import GameEntered, SheetChanged
 from scoring.services.series_totals import (
@@ -61,7 +62,7 @@ def fingerprint(payload: Any) -> str:
 def current_sheet(table: Table) -> ScoreSheet:
     """The table's sheet for reading; an unsaved empty one before the first entry (a GET
     never writes)."""
-    sheet = ScoreSheet.objects.filter(table_id=table.pk).first()  # never a cached copy
+    sheet = stored_sheet(table)  # never a cached copy
     return sheet or ScoreSheet(table=table, mode=table.series.tournament.entry_mode)
 
 

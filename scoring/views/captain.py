@@ -15,7 +15,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse, HttpResponseBase, QueryDict
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
@@ -31,6 +31,7 @@ from scoring.doors import CAPTAIN
 from scoring.forms import GameForm, TranscriptionForm, form_field_for, form_field_for_transcription
 from scoring.messages import named_finding
 from scoring.models import Game, ScoreSheet
+from scoring.reads import games_of, seats_of, table_by_token
 from scoring.referee_box import CallForm, latest_call, provisional, referee_box
 from scoring.services import GameEntered
 from scoring.services.contact import record_contact
@@ -150,9 +151,7 @@ class SheetView(View):
 
     def seats(self) -> list[Any]:
         if not hasattr(self, "_seats"):
-            self._seats = list(
-                self.table.seats.select_related("registration__player").order_by("position")
-            )
+            self._seats = seats_of(self.table)
         return self._seats
 
     def seating(self) -> list[SheetSeat]:
@@ -176,7 +175,7 @@ class SheetView(View):
         completion), else one replay here."""
         seats = self.seats()
         sheet = current_sheet(self.table)
-        games = list(Game.objects.filter(table=self.table).order_by("number"))
+        games = games_of(self.table)
         if report is None:
             records = [{**g.record, "dealer": g.dealer} for g in games]
             report = review(self.table, sheet, records, len(seats))
@@ -276,9 +275,10 @@ class CaptainDoor:
     device: str
 
     def resolve(self, request: HttpRequest, **kwargs: Any) -> HttpResponse | None:
-        self.table = get_object_or_404(
-            Table.objects.select_related("series__tournament"), captain_token=kwargs["token"]
-        )
+        table = table_by_token(kwargs["token"])
+        if table is None:
+            raise Http404
+        self.table = table
         record_contact(self.table.pk, pending_of(request))
         status = self.table.series.status
         if status == Series.Status.RUNNING:
@@ -314,7 +314,7 @@ class ClockView(SheetView):
             box = ClockBox(own, paused=own.paused)
         elif own is not None:
             sheet = current_sheet(self.table)
-            games = Game.objects.filter(table=self.table).order_by("number")
+            games = games_of(self.table)
             records = [{**g.record, "dealer": g.dealer} for g in games]
             nxt = review(self.table, sheet, records, len(self.seats())).next
             box = clock_box(self.table, sheet, records, nxt, self.names())

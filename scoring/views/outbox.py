@@ -20,6 +20,7 @@ from django.views.decorators.csrf import csrf_exempt
 
 from common.parsing import whole_number
 from scoring.models import Game
+from scoring.reads import table_by_token
 from scoring.services import GameEntered
 from scoring.services.contact import record_contact
 from scoring.services.outbox import sheet_position, sync_game
@@ -65,11 +66,7 @@ class CaptainOutboxView(CaptainDoor, SheetView):
     http_method_names = ["post"]
 
     def resolve(self, request: HttpRequest, **kwargs: Any) -> HttpResponse | None:
-        found = (
-            Table.objects.select_related("series__tournament")
-            .filter(captain_token=str(kwargs["token"]))
-            .first()
-        )
+        found = table_by_token(str(kwargs["token"]))
         if found is None:
             return self.error(
                 404, "invalid_link", _("This table link is not valid."), position=False

@@ -19,7 +19,9 @@ from django.test.utils import CaptureQueriesContext
 from common import sql
 from common.sql import DJANGO_INTERNALS, PreparedLookup, prepared_cursor
 from config.postgresql.base import PreparedCursor
-from scoring.api.authentication import BY_TOKEN
+from scoring.models import Game
+from scoring.reads import BY_TOKEN, games_of, seats_of, stored_sheet
+from tests.factories import RE_WINS, play
 from tournaments.models import Table
 
 pytestmark = pytest.mark.django_db
@@ -57,6 +59,28 @@ def test_the_token_lookup_builds_the_table_with_its_series_and_tournament(table:
     assert len(queries) == 0  # loaded with the table, as select_related does
     assert found._state.adding is False and found._state.db == "default"
     assert BY_TOKEN.first("no-such-token") is None
+
+
+def test_the_sheet_reads_build_the_rows_the_orm_builds(table: Table) -> None:
+    """Every object of a lookup, in the queryset's order, with its related objects."""
+    assert games_of(table) == [] and stored_sheet(table) is None
+    play(table, [RE_WINS, {**RE_WINS, "re": [2, 4]}, RE_WINS])
+    seats = seats_of(table)
+    orm = list(table.seats.select_related("registration__player").order_by("position"))
+    assert [s.position for s in seats] == [1, 2, 3, 4]
+    assert [_fields(s) for s in seats] == [_fields(s) for s in orm]
+    with CaptureQueriesContext(connection) as queries:
+        assert [str(s.registration.player) for s in seats] == [
+            str(s.registration.player) for s in orm
+        ]
+    assert len(queries) == 0  # loaded with the seats, as select_related does
+    games = games_of(table)
+    stored = list(Game.objects.filter(table=table).order_by("number"))
+    assert [g.number for g in games] == [1, 2, 3]
+    assert [_fields(g) for g in games] == [_fields(g) for g in stored]  # JSON included
+    assert games[1].record["re"] == [2, 4] and games[0].scores == stored[0].scores
+    sheet = stored_sheet(table)
+    assert sheet is not None and sheet.version == 3 and sheet.table_id == table.pk
 
 
 def test_a_lookup_refuses_a_queryset_with_other_parameters(table: Table) -> None:
