@@ -27,7 +27,7 @@ from scoring.forms import GameForm, TranscriptionForm
 from scoring.messages import ToldFinding, breakdown_lines, tell
 from scoring.models import Game, ScoreSheet
 from scoring.services.sheet import after_time_out
-from scoring.timing import series_clock
+from scoring.timing import table_clock_of
 from scoring.totals import running_totals, seat_points
 from scoring.views.sheet_data import sheet_data
 from tournaments.models import Seat, Series, Table
@@ -347,13 +347,12 @@ def _as_posted(form: AnyForm) -> AnyForm:
     return form
 
 
-def own_clock(table: Table) -> TableClock | None:
-    """The table's clock while its series runs (None before the signal)."""
-    series = table.series
-    if series.status != Series.Status.RUNNING:
+def own_clock(table: Table, size: int) -> TableClock | None:
+    """The clock of the table (``size`` seats) while its series runs (None before the
+    signal)."""
+    if table.series.status != Series.Status.RUNNING:
         return None
-    hall = series_clock(series)
-    return hall.for_table(table.number) if hall else None
+    return table_clock_of(table, size)
 
 
 def clock_box(
@@ -370,7 +369,7 @@ def clock_box(
         return ClockBox()
     if sheet.status != ScoreSheet.Status.OPEN or nxt.finished:
         return ClockBox()
-    own = own_clock(table)
+    own = own_clock(table, len(names))
     if not sheet.timeout and (own is None or not own.is_up):
         return ClockBox(own, paused=bool(own and own.paused))
     after = nxt if sheet.timeout else after_time_out(table, sheet, records, len(names))

@@ -308,7 +308,7 @@ class ClockView(SheetView):
     it reads them once to say what may still be played, and the page stops polling."""
 
     def get(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        own = own_clock(self.table)
+        own = own_clock(self.table, len(self.seats()))
         box = ClockBox()
         if own is not None and not own.is_up:
             box = ClockBox(own, paused=own.paused)

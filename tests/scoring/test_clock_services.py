@@ -17,8 +17,8 @@ from scoring.doors import CAPTAIN
 from scoring.models import AuditEntry, Extension, Pause
 from scoring.services.clock import extend_table, pause_hall, resume_hall
 from scoring.services.sheet import call_time
-from scoring.timing import series_clock
-from tests.factories import World, build_world, started
+from scoring.timing import series_clock, table_clock_of
+from tests.factories import World, build_world, make_tournament, started
 from tests.factories import after_signal as at
 from tournaments.models import Series, Tournament
 
@@ -65,6 +65,38 @@ def test_the_clock_costs_three_queries_whatever_the_number_of_tables(
         clock = series_clock(series, now=at(20))
     assert len(few) == len(many) == 2
     assert clock is not None and len(clock.tables) == 8
+
+
+def test_a_tables_own_clock_is_the_halls_for_it(hall: World, referee: Actor) -> None:
+    """The captain page reads its own table's clock only (two queries, however many tables
+    the hall has): the same as the hall's clock says for it, through Nachspielzeit, pauses
+    and a resumption, before and after time is up."""
+    with freeze_time(at(10)):
+        extend_table(hall.tables[0], minutes=5, reason="Reklamation", actor=referee)
+        extend_table(hall.tables[0], minutes=3, reason="Reklamation", actor=referee)
+        extend_table(hall.tables[2], minutes=4, reason="Karten", actor=referee)
+    with freeze_time(at(30)):
+        pause_hall(hall.series, reason="Stromausfall", actor=referee)
+    with freeze_time(at(42)):
+        resume_hall(hall.series, actor=referee)
+    with freeze_time(at(45)):
+        pause_hall(hall.series, reason="Tombola", actor=referee)
+    build_world(hall.tournament, (4, 4, 4), first_table=4)
+    series = Series.objects.select_related("tournament").get(pk=hall.series.pk)
+    for minute in (5, 35, 50, 200):
+        hall_clock = series_clock(series, now=at(minute))
+        assert hall_clock is not None
+        for table in series.tables.all():
+            table.series = series
+            size = table.seats.count()
+            with CaptureQueriesContext(connection) as reads:
+                own = table_clock_of(table, size, now=at(minute))
+            assert own == hall_clock.for_table(table.number)
+            assert len(reads) == 2
+    assert table_clock_of(hall.tables[0], 0, now=at(5)) is None  # no seats: no clock
+    later = make_tournament(slug="later")
+    drawn = build_world(later, (4,), status=Series.Status.DRAWN).tables[0]
+    assert table_clock_of(drawn, 4) is None  # before the signal
 
 
 def test_nachspielzeit_adds_up_and_is_audited(hall: World, referee: Actor) -> None:
