@@ -54,6 +54,14 @@ class RefereeBox:
     def state(self) -> str:
         return self.call.status if self.call is not None else ""
 
+    @property
+    def keep(self) -> tuple[str, str] | None:
+        """What the box is drawn from while the table has made no call (its blank form), the
+        key of ``{% keep_part %}``; None once it shows a call or a form posted back."""
+        if self.call is None and self.form is not None and not self.form.is_bound:
+            return ("referee", self.action)
+        return None
+
 
 #: Read with every captain page and save: compiled once (its three joins cost more to
 #: compile than to run), prepared on the connection.

@@ -1,4 +1,6 @@
-"""``{% load sheet_rows %}{% sheet_row row marked can_correct base %}``: one game of the sheet.
+"""``{% load sheet_rows %}{% sheet_row row marked can_correct base %}``: one game of the sheet;
+``{% sheet_rows rows marked can_correct base %}``: every game of it, as a loop over the rows
+drew them (one tag call, not one per row).
 
 The row the captain page shows for each game and the outbox's answer for a game saved
 (``row_html``). A page holds up to 30 of them; an include per row cost a template context
@@ -57,4 +59,12 @@ def sheet_row(
         f"  {points}\n"
         f'  <td class="num">{value}</td>\n'
         "</tr>\n"
+    )
+
+
+@register.simple_tag
+def sheet_rows(rows: Any, marked: Any = None, can_correct: bool = False, base: str = "") -> str:
+    """Each row (``sheet_row``) on its own line of the sheet's ``<tbody>``."""
+    return mark_safe(
+        "".join(f"\n    {sheet_row(row, marked, can_correct, base)}\n  " for row in rows)
     )

@@ -293,7 +293,10 @@ class CaptainDoor:
         return Actor(CAPTAIN, seat=number, device=self.device)
 
     def base(self) -> str:
-        return reverse("scoring:captain", kwargs={"token": self.table.captain_token})
+        # Asked some three times per save: reversed once.
+        if getattr(self, "_base", None) is None:
+            self._base = reverse("scoring:captain", kwargs={"token": self.table.captain_token})
+        return self._base
 
 
 class TableHomeView(SheetView):

@@ -83,9 +83,10 @@ def test_a_save_on_a_phone_shows_the_game_without_loading_the_page(
 
     with phone.expect_response("**/ausgang/") as answered:
         type_game(phone, [2, 4], 140)
-    # The blank form and the outbox's section stayed on the phone (scoring/swap_parts.py):
-    # the answer names them, the page shows its copies as they were first shown.
-    assert answered.value.json()["page_html"].count("<template data-kept=") == 2
+    # The blank form, the referee's box and the outbox's section stayed on the phone
+    # (scoring/swap_parts.py): the answer names them, the page shows its copies as they were
+    # first shown.
+    assert answered.value.json()["page_html"].count("<template data-kept=") == 3
     expect(saved_row(phone, 2)).to_be_visible()
     expect(phone.locator(".flash-success")).to_contain_text("Spiel 2 gespeichert")
     expect(phone.locator(".next-box .next-line strong").first).to_have_text("Spiel 3")
@@ -93,6 +94,7 @@ def test_a_save_on_a_phone_shows_the_game_without_loading_the_page(
     expect(phone.locator("form.game-form input:checked")).to_have_count(checked)
     expect(phone.locator("form.game-form input[name=version]")).to_have_value("2")
     expect(phone.locator("#outbox")).to_have_count(1)
+    expect(phone.locator("#schiri summary")).to_have_count(1)  # the box to call the referee
     expect(phone.locator("template")).to_have_count(0)
     shot(phone, "sheet-390-saved")
     saves = [s for s in seen if s[0] == "POST" and not s[1].endswith("vorschau/")]

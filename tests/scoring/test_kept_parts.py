@@ -5,6 +5,7 @@ afterwards, and a key must never stand for two different parts."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -16,10 +17,13 @@ from django.test import Client, RequestFactory
 from django.utils import translation
 
 from scoring import sheet_page
+from scoring.referee_box import latest_call, referee_box
+from scoring.services.referee import call_referee
+from scoring.sheet_page import SheetPage
 from scoring.swap_parts import KnownParts, kept
 from scoring.templatetags.kept_parts import KNOWN
+from tests.factories import CAPTAIN, make_tournament, play, running_table
 from tests.factories import RE_WINS as NORMAL
-from tests.factories import make_tournament, play, running_table
 from tests.scoring.test_sheet_page import page_of
 from tournaments.models import Table
 
@@ -62,9 +66,17 @@ def request() -> HttpRequest:
     return RequestFactory().get("/sheet/")
 
 
+def with_referee(table: Table) -> SheetPage:
+    """The captain's page, with the referee's box as the captain's link shows it."""
+    page = page_of(table)
+    games = [row.game for row in page.rows]
+    box = referee_box(page.table, games, "/sheet/", latest_call(page.table))
+    return dataclasses.replace(page, referee=box)
+
+
 def answer(table: Table, shown: set[str]) -> str:
     """The page's main part as a save answers it to a phone that shows ``shown``."""
-    context = {"page": page_of(table), "flashes": [], "shown_parts": shown}
+    context = {"page": with_referee(table), "flashes": [], "shown_parts": shown}
     html = render_to_string("scoring/sheet_swap.html", context, request=request())
     return CSRF.sub(r'\1"', kept(html, shown))
 
@@ -110,7 +122,7 @@ def test_an_answer_is_the_same_whether_the_parts_are_drawn_or_known(
     games(table, played)
     with translation.override(language):
         codes = set(CODE.findall(answer(table, set())))
-        assert len(codes) == 2  # the blank form and the outbox's section
+        assert len(codes) == 3  # the blank form, the referee's box, the outbox's section
         KNOWN.clear()
         drawn = answer(table, codes)  # drawn, then left out
         built.clear()
@@ -168,3 +180,16 @@ def test_a_form_posted_back_is_always_drawn(db: None) -> None:
     assert page_of(table, editing=1).entry.keep is None  # type: ignore[union-attr]
     assert page_of(table, organizer=True).entry.keep is None  # type: ignore[union-attr]
     assert page_of(table).entry.keep is not None  # type: ignore[union-attr]
+
+
+def test_the_referee_box_is_drawn_once_it_shows_a_call(db: None) -> None:
+    table = running_table(make_tournament())
+    blank = with_referee(table).referee
+    assert blank is not None and blank.keep == ("referee", "/sheet/schiri/")
+    call_referee(table, reason="Streit", actor=CAPTAIN, link=table.captain_token)
+    called = with_referee(table)
+    assert called.referee is not None and called.referee.keep is None
+    codes = set(CODE.findall(answer(table, set())))
+    drawn = answer(table, codes)
+    assert 'id="schiri"' not in drawn  # left out by its digest: the same call, the same box
+    assert set(re.findall(r'<template data-kept="([0-9a-f]{12})">', drawn)) == codes

@@ -63,3 +63,24 @@ def test_the_tag_in_a_template_and_the_include_gone() -> None:
     assert 'class="compulsory editing"' in sheet_row(row, 3, True, "/b/")
     with pytest.raises(Exception, match="_sheet_row"):
         get_template("scoring/_sheet_row.html")
+
+
+@pytest.mark.parametrize("count", [0, 1, 3])
+def test_the_rows_as_the_loop_over_the_rows_drew_them(count: int) -> None:
+    """``{% sheet_rows %}`` in place of ``{% for %}`` and ``{% sheet_row %}``: the same text."""
+    rows = [
+        SheetRow(Game(number=n, record=RECORDS[n % 5], value=n), POINTS[n % 4], (), n == 2)
+        for n in range(1, count + 1)
+    ]
+    loop = Template(
+        "{% load sheet_rows %}<tbody>\n  {% for row in rows %}\n"
+        "    {% sheet_row row 2 True '/b/' %}\n  {% endfor %}\n  </tbody>",
+        engine=Engine.get_default(),
+    )
+    one = Template(
+        "{% load sheet_rows %}<tbody>\n  {% sheet_rows rows 2 True '/b/' %}\n  </tbody>",
+        engine=Engine.get_default(),
+    )
+    context = {"rows": rows}
+    assert one.render(Context(context)) == loop.render(Context(context))
+    assert one.render(Context(context)).count("<tr ") == count

@@ -160,7 +160,7 @@ def test_the_outbox_answer_leaves_out_the_parts_the_phone_shows(
     them: the phone names their digests and keeps its copies (scoring/swap_parts.py)."""
     shown = client.get(url(table)).content.decode()
     digests = re.findall(r'data-keep="([0-9a-f]{12})"', shown)
-    assert len(digests) == 2  # the form and the outbox's section
+    assert len(digests) == 3  # the form, the referee's box and the outbox's section
     sync = url(table, "ausgang/")
     asked = client.post(
         sync,
@@ -171,7 +171,7 @@ def test_the_outbox_answer_leaves_out_the_parts_the_phone_shows(
     html = asked.json()["page_html"]
     assert asked.status_code == 201
     assert re.findall(r'<template data-kept="([0-9a-f]{12})"></template>', html) == digests
-    assert "game-form" not in html and 'id="outbox"' not in html
+    assert "game-form" not in html and 'id="outbox"' not in html and 'id="schiri"' not in html
     assert '<tr data-number="1"' in html and "Spiel 2" in html and 'id="sheet-data"' in html
     whole = client.get(url(table)).content.decode()
     for code in digests:  # the page as loaded now has the same parts
