@@ -1,6 +1,7 @@
 """The clock of a series as stored: the referee's signal, each table's size and Nachspielzeit,
-the pauses of the hall, handed to the pure ``scoring.clock`` (a read: three queries). A table's
-own clock needs only its own size and Nachspielzeit and the pauses (``table_clock_of``)."""
+the pauses of the hall, handed to the pure ``scoring.clock`` (a read: two queries, however
+many tables). A table's own clock needs only its own size and Nachspielzeit and the pauses
+(``table_clock_of``: two queries too)."""
 
 from __future__ import annotations
 
