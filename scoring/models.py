@@ -63,7 +63,9 @@ class ScoreSheet(models.Model):
 class Game(models.Model):
     """One row of the sheet: the record as entered, and what the rules engine computed."""
 
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="games")
+    # No index of its own: ``game_number_unique`` leads with the table. Every index is
+    # written with each game saved.
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="games", db_index=False)
     series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="games")
     number = models.PositiveSmallIntegerField(_("game"))
     dealer = models.PositiveSmallIntegerField(_("dealer"))
@@ -180,12 +182,22 @@ class PlayerScore(models.Model):
     """A player's points from one game row or one deduction: what his totals (SeriesTotal,
     TournamentTotal) add up."""
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="+")
+    # The tournament and the game have no index of their own: ``player_score_standings``
+    # and ``player_score_once_per_game`` lead with them, and four rows with every index
+    # are written per game saved.
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="+", db_index=False
+    )
     series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="+")
     series_number = models.PositiveSmallIntegerField()  # copied: standings group without a join
     registration = models.ForeignKey(Registration, on_delete=models.CASCADE, related_name="scores")
     game = models.ForeignKey(
-        Game, null=True, blank=True, on_delete=models.CASCADE, related_name="player_scores"
+        Game,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="player_scores",
+        db_index=False,
     )
     deduction = models.OneToOneField(
         Deduction, null=True, blank=True, on_delete=models.CASCADE, related_name="score"
@@ -230,8 +242,13 @@ class SeriesTotal(models.Model):
     (``scoring.services.series_totals``); ``check_totals`` compares the two. ``entries`` counts
     the rows summed: a total without any (the last game deleted) stands for no result."""
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="+")
-    series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="+")
+    # The tournament and the series have no index of their own: ``series_total_standings``
+    # and ``series_total_once_per_player`` lead with them. An update of the sums writes
+    # every index (the standings' index includes them), for four players per game saved.
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="+", db_index=False
+    )
+    series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="+", db_index=False)
     series_number = models.PositiveSmallIntegerField()  # copied: standings filter without a join
     registration = models.ForeignKey(
         Registration, on_delete=models.CASCADE, related_name="series_totals"
