@@ -168,8 +168,9 @@ def recompute_sql(inserted: str = "", returning: str = "") -> str:
     It reads only the players' own rows, however many play: their score rows and series
     totals are sought player by player (a LATERAL subquery that ``OFFSET 0`` keeps whole),
     and their tournament totals by the ids. Left to the planner, with its plan made on
-    young tables, each save read every score row and total of the series, 3,800 rows in a
-    hall of 40 tables (``tests/scoring/test_save_reads.py`` counts them)."""
+    young tables, each save read every score row and total of the series (3,800 score rows
+    by the last round in a hall of 40 tables; ``tests/scoring/test_save_reads.py`` counts
+    them)."""
     new = "UNION ALL SELECT * FROM inserted" if inserted else ""
     return """
         WITH {inserted_cte} scores AS (
