@@ -173,8 +173,8 @@ def recompute_sql(inserted: str = "", returning: str = "") -> str:
     them)."""
     new = "UNION ALL SELECT * FROM inserted" if inserted else ""
     return """
-        WITH {inserted_cte} scores AS (
-            SELECT s.* FROM {ids} CROSS JOIN LATERAL (
+        WITH players(r) AS (SELECT unnest(%(ids)s::bigint[])), {inserted_cte} scores AS (
+            SELECT s.* FROM players, LATERAL (
                 SELECT registration_id, points, played, solo, compulsory, won, deduction_id
                   FROM {ps}
                  WHERE tournament_id = %(tournament)s AND series_number = %(number)s
@@ -194,7 +194,7 @@ def recompute_sql(inserted: str = "", returning: str = "") -> str:
                        AS voluntary_won,
                    coalesce(sum(s.points) FILTER (WHERE s.deduction_id IS NOT NULL), 0)
                        AS deductions
-              FROM {ids} LEFT JOIN scores s ON s.registration_id = players.r
+              FROM players LEFT JOIN scores s ON s.registration_id = players.r
              GROUP BY players.r
         ), written AS (
             UPDATE {st} AS t
@@ -203,7 +203,7 @@ def recompute_sql(inserted: str = "", returning: str = "") -> str:
                    voluntary_won = s.voluntary_won, deductions = s.deductions
               FROM sums s
              WHERE t.registration_id = s.registration_id AND t.id = ANY(ARRAY(
-                   SELECT own.id FROM {ids} CROSS JOIN LATERAL (
+                   SELECT own.id FROM players, LATERAL (
                        SELECT id FROM {st}
                         WHERE series_id = %(series)s AND registration_id = players.r OFFSET 0
                    ) AS own))
@@ -231,7 +231,7 @@ def recompute_sql(inserted: str = "", returning: str = "") -> str:
                          LEFT JOIN every_series p
                               ON p.registration_id = players.r AND p.series_number = n
                    ), '[]') AS series_points
-              FROM {ids} LEFT JOIN every_series e ON e.registration_id = players.r
+              FROM players LEFT JOIN every_series e ON e.registration_id = players.r
              GROUP BY players.r
         )
         UPDATE {tt} AS t
@@ -244,7 +244,6 @@ def recompute_sql(inserted: str = "", returning: str = "") -> str:
         {returning}
     """.format(
         **_tables(),
-        ids=IDS,
         new=new,
         inserted_cte=f"{inserted}," if inserted else "",
         returning=f"RETURNING {returning}" if returning else "",
@@ -270,11 +269,13 @@ def scores_json(scores: Sequence[NewScore]) -> str:
 
 
 def compact(sql: str) -> str:
-    """``sql`` with every run of white space one blank: the long statements of an entry stay
-    short enough for psycopg to keep their conversion (it converts longer ones anew each
-    time). For SQL without comments and without blanks in its literals."""
+    """``sql`` with every run of white space one blank, and none after a comma or an opening
+    parenthesis, before a closing one or around an equals sign: the long statements of an
+    entry stay short enough for psycopg to keep their conversion (it converts longer ones
+    anew each time). For SQL without comments and without blanks in its literals."""
     assert "--" not in sql and "/*" not in sql
-    return " ".join(sql.split())
+    single = " ".join(sql.split())
+    return single.replace(", ", ",").replace("( ", "(").replace(" )", ")").replace(" = ", "=")
 
 
 @functools.cache
