@@ -74,7 +74,7 @@ class TournamentInfo:
     complete: bool = True  # every series closed: totals and places are final
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen, as ``seasons.ranking.Result``: one per result
 class ResultLine:
     """One tournament of a player's line: its series points, place, worth and whether it
     counts (``why``: counted, dropped, outside_window)."""
@@ -388,7 +388,10 @@ def _load(
 
     named: dict[int, tuple[str, str]] = {}
     if names:
-        named = {row[2]: (shown_name(row[4], row[5], row[7]), row[6]) for row in found}
+        # A player has a row in each of his tournaments (8 in a DDV season): named once.
+        for row in found:
+            if row[2] not in named:
+                named[row[2]] = (shown_name(row[4], row[5], row[7]), row[6])
     # tournament -> [(registration, player, series points padded with None)]
     by_tournament: dict[int, list[tuple[int, int, tuple[int | None, ...]]]] = defaultdict(list)
     for row, played in zip(found, every, strict=True):
