@@ -302,14 +302,12 @@ def _line(
     else:
         scores = [r.total for r in newest_first]
         ranks = scores
-    # Outside the window, not final yet, or a candidate to count. ``_inside`` and ``final``
-    # written out: this runs for every result of a season (80,000 in a DDV one).
-    by_series = rule.basis is Basis.SERIES_AVERAGE
+    # Outside the window, not final yet, or a candidate to count.
     state = [
         Why.OUTSIDE_WINDOW
-        if r.held_on > reference or (opens is not None and r.held_on <= opens)
+        if not _inside(r.held_on, reference, opens)
         else Why.COUNTED
-        if (r.series_points if by_series else r.complete and not r.open_points)
+        if final(rule, r)
         else Why.PENDING
         for r in newest_first
     ]
