@@ -119,18 +119,24 @@ def _player(row: Row) -> int:
     return cast(int, row[0])
 
 
-def _columns(line: Line, key: bytes) -> Row:
+def _columns(line: Line, one: Standing, key: bytes) -> Row:
+    """A line's row; ``one``: its standing, whose figures the row keeps as well."""
     return (
         line.player, line.value.numerator, line.value.denominator, line.series, line.total,
-        len(line.counted), line.missing_series, bool(line.counted) and not line.missing_series,
-        line.provisional, max((e.score for e in line.counted), default=0), key,
+        one.tournaments, line.missing_series, one.qualified, line.provisional, one.best_result,
+        key,
     )  # fmt: skip
 
 
-def _rows(rule: RankingRule, lines: Sequence[Line]) -> list[Row]:
-    """The ranking's lines as stored rows, each with its key (``seasons.sort_keys``)."""
-    keys = sort_keys(rule, map(standing, lines))
-    return [_columns(line, keys[line.player]) for line in lines]
+def _rows(rule: RankingRule, lines: Sequence[Line], kept: Sequence[Row] = ()) -> list[Row]:
+    """The lines as stored rows and the ``kept`` stored rows, each with its key under the
+    rule (``seasons.sort_keys``; a value's order among those of the same double may change
+    with another's, ``seasons.sort_keys.value_orders``)."""
+    standings = list(map(standing, lines))
+    keys = sort_keys(rule, [*standings, *map(_standing, kept)])
+    rows = [_columns(ln, one, keys[ln.player]) for ln, one in zip(lines, standings, strict=True)]
+    rows += [(*row[:_SORT_KEY], keys[_player(row)]) for row in kept]
+    return rows
 
 
 def _stored(season: Season) -> dict[int, Row]:
@@ -156,8 +162,7 @@ def _standing(row: Row) -> Standing:
 
 def _rows_in_part(season: Season, locked: _State, stored: dict[int, Row]) -> list[Row]:
     """The stored rows with the lines of the changed tournaments' players computed again,
-    every other line as stored; the keys of all of them (a value's order among those of the
-    same double may change with another's, ``seasons.sort_keys.value_orders``)."""
+    every other line as stored; the keys of all of them."""
     changed = list(
         SeasonTournament.objects.filter(season=season, results_changed__gt=locked.done)
         .order_by("tournament_id")
@@ -165,11 +170,7 @@ def _rows_in_part(season: Season, locked: _State, stored: dict[int, Row]) -> lis
     )
     theirs, lines = changed_lines(season, changed) if changed else (set(), [])
     kept = [row for player, row in stored.items() if player not in theirs]
-    standings = [standing(line) for line in lines] + [_standing(row) for row in kept]
-    keys = sort_keys(ranking_rule(season), standings)
-    rows = [_columns(line, keys[line.player]) for line in lines]
-    rows += [(*row[:_SORT_KEY], keys[_player(row)]) for row in kept]
-    return rows
+    return _rows(ranking_rule(season), lines, kept)
 
 
 def _write(

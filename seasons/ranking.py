@@ -194,7 +194,7 @@ class Entry:
         return self.why is Why.COUNTED
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen, as ``Result``: one per player of a season
 class Line:
     player: int
     place: int | None  # None: not ranked (too few series)
@@ -210,7 +210,7 @@ class Line:
     counted: tuple[Entry, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "counted", tuple(e for e in self.entries if e.counted))
+        self.counted = tuple(e for e in self.entries if e.why is Why.COUNTED)
 
     @property
     def ranked(self) -> bool:

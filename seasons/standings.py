@@ -330,12 +330,14 @@ def season_ranking(
         return _season_ranking(season, club=club, places=places)
 
 
-def season_lines(season: Season) -> tuple[Line, ...]:
-    """The season's ranking as the pure core returns it, without names and explanations:
-    what its stored ranking keeps (``seasons.entries.refresh_season_entries``)."""
+def season_lines(season: Season) -> list[Line]:
+    """Every line of the season as the pure core computes it, without names and places:
+    what its stored ranking keeps (``seasons.entries.refresh_season_entries``; the places
+    follow from the lines' keys when the pages read them, so ordering the lines here would
+    be a sixth of the refresh spent for nothing)."""
     with collector_paused():
         loaded = _load(season, uses_places(ranking_rule(season)), names=False)
-        return rank_season(loaded.rule, loaded.results, loaded.reference)
+        return list(unplaced_lines(loaded.rule, loaded.results, loaded.reference).values())
 
 
 def changed_lines(season: Season, tournaments: Sequence[int]) -> tuple[set[int], list[Line]]:
