@@ -77,6 +77,26 @@ def test_keys_sort_as_the_ranking_orders() -> None:
     assert len(sort_key(EVERY_TIEBREAK, one)) == 1 + 8 + 4 + 8 * len(TIEBREAKS)
 
 
+@settings(max_examples=300)
+@given(
+    st.lists(
+        st.one_of(VALUES, st.fractions(max_denominator=10**12), st.fractions(-(10**20), 10**20)),
+        max_size=12,
+    ),
+    st.sampled_from(RULES),
+)
+def test_keys_sort_any_values_as_the_ranking_orders(
+    values: list[Fraction], rule: RankingRule
+) -> None:
+    """Without the database: exact values of every size, doubles shared by different
+    values, the keys' order is the ranking's (a larger key first, the smaller player among
+    equal keys)."""
+    every = [Standing(i, v, 1, 1, 1, 1, True) for i, v in enumerate(values)]
+    keys = sort_keys(rule, every)
+    by_key = sorted(every, key=lambda one: (keys[one.player], -one.player), reverse=True)
+    assert by_key == [one for one, _place, _shared in order(rule, every)]
+
+
 class TestPlacesAsTheRankingHasThem(HypothesisTestCase):
     @settings(max_examples=40, deadline=None)
     @given(standings(), st.sampled_from(RULES), st.integers(1, 5))
