@@ -210,7 +210,7 @@ class Line:
     counted: tuple[Entry, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        self.counted = tuple(e for e in self.entries if e.why is Why.COUNTED)
+        self.counted = tuple(e for e in self.entries if e.counted)
 
     @property
     def ranked(self) -> bool:
